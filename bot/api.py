@@ -1,0 +1,115 @@
+"""The neutral contract between the game manager and the platform adapters.
+
+Identities are plain data; everything the bot says is a typed ``Reply`` that each adapter knows
+how to send. Adapters turn platform events into ``GameService.handle`` calls (command text, or a
+button's ``command``) and send back what it returns; replies caused by timers and AI turns arrive
+through the outbox callback the adapter registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A person on a platform. ``user_id`` is the platform's stable id as text."""
+
+    platform: str
+    user_id: str
+    display_name: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.user_id}"
+
+    def same_person(self, other: PlayerRef | None) -> bool:
+        return other is not None and self.key == other.key
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelRef:
+    """A place where a game is played: a Discord channel, a Telegram group, a terminal."""
+
+    platform: str
+    chat_id: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.chat_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button; pressing it is the same as its ``command`` typed by the presser."""
+
+    label: str
+    command: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass(frozen=True, slots=True)
+class SelectOption:
+    label: str
+    value: str
+    selected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """A pick list; choosing values sends ``f"{command} {' '.join(values)}"``."""
+
+    command: str
+    placeholder: str
+    options: tuple[SelectOption, ...]
+    min_values: int = 0
+    max_values: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    filename: str
+    png: bytes
+    alt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One message to send.
+
+    ``private_to`` set means only that player may see it (DM, ephemeral, private chat);
+    ``slot`` names a message the adapter should edit in place when it can ("table", "lobby",
+    "panel", "rack"), ``None`` means a new message.
+    """
+
+    channel: ChannelRef
+    text: str
+    images: tuple[Image, ...] = ()
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    selects: tuple[Select, ...] = ()
+    private_to: PlayerRef | None = None
+    slot: str | None = None
+    mentions: tuple[PlayerRef, ...] = field(default=())
+
+    @property
+    def is_private(self) -> bool:
+        return self.private_to is not None
+
+
+Outbox = Callable[[Reply], Awaitable[None]]
+
+
+class GameService(Protocol):
+    """What an adapter needs from the game manager."""
+
+    async def handle(
+        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+    ) -> list[Reply]:
+        """Run one command (typed or from a button) and return the replies it causes."""
+        ...
+
+    def set_outbox(self, outbox: Outbox) -> None:
+        """Register where replies caused by timers and AI turns are sent."""
+        ...

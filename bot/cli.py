@@ -1,0 +1,47 @@
+"""The ``rummikub`` command: one entry point, one module per subcommand.
+
+Each subcommand module defines ``configure(parser)`` and ``main(args) -> int`` and imports its
+heavy dependencies inside ``main`` so that ``rummikub --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("bot.cli_run", "start every configured platform (terminal game if none)"),
+    "play": ("bot.cli_play", "play a match against AI seats in this terminal"),
+    "solve": ("bot.cli_solve", "find the best play for a table and a rack"),
+    "simulate": ("bot.cli_simulate", "seeded AI-vs-AI games with statistics"),
+    "render": ("bot.cli_render", "draw a table, rack or snapshot to a PNG"),
+    "db": ("bot.cli_db", "database maintenance (upgrade)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummikub", description="Official-rules Rummikub for Discord, Telegram and terminal."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        module = importlib.import_module(module_name)
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module.configure(sub_parser)
+        sub_parser.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        args = parser.parse_args(["run", *(argv or [])])
+    result: int = args._module.main(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
