@@ -125,9 +125,7 @@ def _numbers_text(numbers: Iterable[int]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def analyse(
-    tiles: Sequence[Tile], pins: Mapping[int, Face], kind: MeldKind | None
-) -> Meld:
+def analyse(tiles: Sequence[Tile], pins: Mapping[int, Face], kind: MeldKind | None) -> Meld:
     """Return the valid meld ``tiles`` form, or raise ``InvalidMeldError`` saying why."""
     tiles = list(tiles)
     n = len(tiles)
@@ -245,7 +243,9 @@ def _run(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
     anchored: dict[int, Tile] = dict(by_number)
     for i, pin in pins.items():
         if pin.color != color:
-            raise _fail(tiles, f"the joker is pinned to {pin} but this run is {color and color.code}")
+            raise _fail(
+                tiles, f"the joker is pinned to {pin} but this run is {color and color.code}"
+            )
         if pin.number in anchored:
             raise _fail(tiles, f"the joker is pinned to {pin} but {pin} is already there")
         anchored[pin.number] = tiles[i]
@@ -272,10 +272,7 @@ def _run(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
     free_iter = iter(free)
     slots: list[tuple[Tile, Face]] = []
     for k in range(lo - low, hi + high + 1):
-        if k in anchored:
-            tile = anchored[k]
-        else:
-            tile = tiles[next(free_iter)]
+        tile = anchored[k] if k in anchored else tiles[next(free_iter)]
         assert color is not None
         slots.append((tile, Face(color, k)))
     return Meld(tuple(t for t, _ in slots), tuple(f for _, f in slots), MeldKind.RUN)

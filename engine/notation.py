@@ -63,15 +63,11 @@ class TileToken:
 def _number(text: str, token: str, index: int) -> int:
     value = int(text)
     if not 1 <= value <= 13:
-        raise NotationError(
-            f"{token!r} (tile {index}) has number {value}; tiles run from 1 to 13."
-        )
+        raise NotationError(f"{token!r} (tile {index}) has number {value}; tiles run from 1 to 13.")
     return value
 
 
-def _tile_from_match(
-    m: re.Match[str], prefix: str, token: str, index: int
-) -> tuple[Color, int]:
+def _tile_from_match(m: re.Match[str], prefix: str, token: str, index: int) -> tuple[Color, int]:
     color_text = m.group(f"{prefix}c1") or m.group(f"{prefix}c2")
     num_text = m.group(f"{prefix}n1") or m.group(f"{prefix}n2")
     return COLOR_WORDS[color_text], _number(num_text, token, index)
@@ -116,9 +112,7 @@ def parse_tokens(text: str) -> list[TileToken]:
         if m_sep:
             pos = m_sep.end()
         elif pos < len(source):
-            raise NotationError(
-                f"Put a space between tiles near character {pos + 1} of {text!r}."
-            )
+            raise NotationError(f"Put a space between tiles near character {pos + 1} of {text!r}.")
     return tokens
 
 

@@ -164,7 +164,7 @@ class Edition(enum.Enum):
 
     @property
     def min_players(self) -> int:
-        return 2 if self is Edition.CLASSIC else 2
+        return 2
 
     @property
     def max_players(self) -> int:

@@ -1,0 +1,512 @@
+"""The turn draft: a private working copy of the table and a rack, edited step by step.
+
+Every step either applies completely or raises ``IllegalMoveError`` and changes nothing. States
+are snapshotted (not reverse-computed), so ``undo`` is exact and ``reset`` is free. Meld numbers
+stay stable for the whole turn: emptied melds keep their number (shown empty) and new melds get
+new numbers; the table is compacted only when the turn is committed. The draft records each step
+as text (``steps``) so a restart can rebuild it by replaying them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.actions import (
+    Action,
+    Arrange,
+    Auto,
+    Move,
+    Play,
+    Reset,
+    Split,
+    Swap,
+    Undo,
+    parse_action,
+)
+from engine.errors import IllegalMoveError, InvalidMeldError
+from engine.melds import Meld, MeldKind, analyse, rebuild
+from engine.notation import TileToken
+from engine.rules import joker_problem, opening_problem
+from engine.tiles import Face, Tile, sort_tiles, tiles_text
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One meld position on the draft table: its tiles (valid or not) and its joker faces."""
+
+    tiles: tuple[Tile, ...]
+    pins: tuple[tuple[Tile, Face], ...] = ()
+
+    @classmethod
+    def of(cls, meld: Meld) -> Slot:
+        return cls(meld.tiles, tuple(meld.pins().items()))
+
+    def meld(self) -> Meld:
+        """The valid meld these tiles form (raises ``InvalidMeldError`` with the reason)."""
+        return rebuild(self.tiles, dict(self.pins))
+
+    def error(self) -> str | None:
+        if not self.tiles:
+            return None
+        try:
+            self.meld()
+        except InvalidMeldError as err:
+            return str(err)
+        return None
+
+    def normalised(self) -> Slot:
+        """Canonical order and fresh joker faces when valid; as typed otherwise."""
+        if not self.tiles:
+            return self
+        try:
+            return Slot.of(self.meld())
+        except InvalidMeldError:
+            return self
+
+    def text(self) -> str:
+        try:
+            return self.meld().text()
+        except InvalidMeldError:
+            return tiles_text(self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class DraftState:
+    slots: tuple[Slot, ...]
+    rack: tuple[Tile, ...]
+    held: tuple[Tile, ...] = ()  # jokers taken from the table this turn, not yet placed
+
+
+Solver = Callable[[Sequence[Meld], Sequence[Tile], Sequence[Tile], bool, int], list[Meld]]
+
+
+class Draft:
+    """The current player's working copy of the table and their rack."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.base_table: tuple[Meld, ...] = tuple(game.table)
+        self.base_rack: tuple[Tile, ...] = tuple(game.players[seat].rack)
+        self.melded_before: bool = game.players[seat].melded
+        self.base = DraftState(tuple(Slot.of(m) for m in self.base_table), self.base_rack)
+        self.state = self.base
+        self.history: list[DraftState] = []
+        self.steps: list[str] = []
+
+    # ----- reading -------------------------------------------------------------------------
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        return self.state.slots
+
+    @property
+    def rack(self) -> tuple[Tile, ...]:
+        return self.state.rack
+
+    @property
+    def held(self) -> tuple[Tile, ...]:
+        return self.state.held
+
+    @property
+    def changed(self) -> bool:
+        return self.state != self.base
+
+    @property
+    def played(self) -> tuple[Tile, ...]:
+        """Rack tiles that are on the draft table now."""
+        remaining = set(self.state.rack)
+        return tuple(t for t in self.base_rack if t not in remaining)
+
+    @property
+    def touched(self) -> frozenset[Tile]:
+        """Tiles whose place differs from the start of the turn (for highlighting)."""
+        before = {t: i for i, s in enumerate(self.base.slots) for t in s.tiles}
+        now = {t: i for i, s in enumerate(self.state.slots) for t in s.tiles}
+        return frozenset(t for t, i in now.items() if before.get(t) != i)
+
+    def melds(self) -> list[Meld]:
+        """The final table if every non-empty slot is valid (raises otherwise)."""
+        out = []
+        for number, slot in enumerate(self.state.slots, start=1):
+            if slot.tiles:
+                try:
+                    out.append(slot.meld())
+                except InvalidMeldError as err:
+                    raise IllegalMoveError(f"Meld {number}: {err}") from None
+        return out
+
+    def problems(self) -> list[str]:
+        """Every reason the draft can't be committed now, as sentences (empty when legal)."""
+        problems: list[str] = []
+        if self.state.held:
+            problems.append(
+                "The joker you took must be played this turn in a new set "
+                f"(for example: play J {self._example_pair()})."
+            )
+        for number, slot in enumerate(self.state.slots, start=1):
+            error = slot.error()
+            if error:
+                problems.append(f"Meld {number}: {error}")
+        played = self.played
+        if not played:
+            problems.append(
+                "You must play at least one tile from your rack (or draw to end your turn)."
+            )
+        if problems:
+            return problems
+        final = self.melds()
+        if not self.melded_before:
+            problem = opening_problem(
+                self.base_table, final, played, self.game.rules.opening_threshold
+            )
+            if problem:
+                problems.append(problem)
+        problem = joker_problem(self.base_table, final, self.melded_before)
+        if problem:
+            problems.append(problem)
+        return problems
+
+    @property
+    def is_legal(self) -> bool:
+        return not self.problems()
+
+    def validate(self) -> list[Meld]:
+        """Return the final table or raise ``IllegalMoveError`` with the first problem."""
+        problems = self.problems()
+        if problems:
+            raise IllegalMoveError(problems[0])
+        return self.melds()
+
+    def _example_pair(self) -> str:
+        return "K3 K4"
+
+    # ----- steps ---------------------------------------------------------------------------
+
+    def apply_text(self, text: str) -> Action:
+        """Parse and apply one step such as ``play R5 R6 R7`` or ``move R7 from 2 to new``."""
+        action = parse_action(text)
+        self.apply(action)
+        return action
+
+    def apply(self, action: Action) -> None:
+        if isinstance(action, Undo):
+            self.undo()
+            return
+        if isinstance(action, Reset):
+            self.reset()
+            return
+        if isinstance(action, Play):
+            new = self._play(action)
+        elif isinstance(action, Move):
+            new = self._move(action)
+        elif isinstance(action, Split):
+            new = self._split(action)
+        elif isinstance(action, Swap):
+            new = self._swap(action)
+        elif isinstance(action, Arrange):
+            new = self._arrange_tokens(action.melds)
+        elif isinstance(action, Auto):
+            new = self._auto(action)
+        else:  # pragma: no cover - parse_action returns only the kinds above
+            raise IllegalMoveError(f"{action} is not a draft step.")
+        self._push(new, str(action))
+
+    def undo(self) -> None:
+        if not self.history:
+            raise IllegalMoveError("There is nothing to undo.")
+        self.state = self.history.pop()
+        self.steps.append("undo")
+
+    def reset(self) -> None:
+        if not self.changed:
+            raise IllegalMoveError("Your draft is already the table as it was.")
+        self.history.append(self.state)
+        self.state = self.base
+        self.steps.append("reset")
+
+    def arrange_melds(self, melds: Sequence[Meld]) -> None:
+        """State the whole new table (used by the AI and the solver)."""
+        tokens = [
+            [
+                TileToken(t, f if t.is_joker else None, i + 1, str(t))
+                for i, (t, f) in enumerate(zip(m.tiles, m.faces, strict=True))
+            ]
+            for m in melds
+        ]
+        new = self._arrange_tokens(tokens, exact=True)
+        self._push(new, str(Arrange(tuple(tuple(ts) for ts in tokens), exact=True)))
+
+    def _push(self, new: DraftState, text: str) -> None:
+        self.history.append(self.state)
+        self.state = new
+        self.steps.append(text)
+
+    # ----- step implementations: each returns the new state or raises ---------------------
+
+    def _slot_index(self, number: int) -> int:
+        if not 1 <= number <= len(self.state.slots) or not self.state.slots[number - 1].tiles:
+            existing = [i + 1 for i, s in enumerate(self.state.slots) if s.tiles]
+            if not existing:
+                raise IllegalMoveError(f"There is no meld {number}; the table is empty.")
+            raise IllegalMoveError(
+                f"There is no meld {number}; the melds are numbered {existing[0]} to "
+                f"{existing[-1]}."
+            )
+        return number - 1
+
+    def _is_new(self, index: int) -> bool:
+        return index >= len(self.base.slots)
+
+    def _need_melded(self, what: str) -> None:
+        if not self.melded_before:
+            raise IllegalMoveError(
+                f"You can't {what} before your initial meld: first play new sets worth "
+                f"{self.game.rules.opening_threshold} or more from your rack."
+            )
+
+    def _take(self, tokens: Sequence[TileToken], source: Sequence[Tile], where: str) -> list[Tile]:
+        """Pick physical tiles matching ``tokens`` out of ``source`` (faces; copies if given)."""
+        pool = list(source)
+        picked: list[Tile] = []
+        for token in tokens:
+            match = next((t for t in pool if t == token.tile), None)
+            if match is None:
+                match = next((t for t in pool if t.same_face(token.tile)), None)
+            if match is None:
+                raise IllegalMoveError(f"There is no {token.tile} {where}.")
+            pool.remove(match)
+            picked.append(match)
+        return picked
+
+    def _pins(self, tokens: Sequence[TileToken], tiles: Sequence[Tile]) -> dict[Tile, Face]:
+        return {
+            tile: token.pin
+            for token, tile in zip(tokens, tiles, strict=True)
+            if token.pin is not None
+        }
+
+    def _play(self, action: Play) -> DraftState:
+        state = self.state
+        available = list(state.held) + list(state.rack)
+        tiles = self._take(action.tiles, available, "on your rack")
+        held = [t for t in state.held if t not in tiles]
+        rack = [t for t in state.rack if t not in tiles]
+        pins = self._pins(action.tiles, tiles)
+        slots = list(state.slots)
+        if action.target is None:
+            slot = Slot(tuple(tiles), tuple(pins.items()))
+            if any(t.is_joker for t in tiles) and pins:
+                self._check_pins(tiles, action.tiles)
+            slots.append(slot.normalised())
+        else:
+            index = self._slot_index(action.target)
+            if not self._is_new(index):
+                self._need_melded("add to a meld on the table")
+            if any(t in state.held for t in tiles):
+                raise IllegalMoveError(
+                    "A joker taken from the table must go into a new set, not onto meld "
+                    f"{action.target}."
+                )
+            slot = slots[index]
+            merged = self._merge(slot, tiles)
+            slots[index] = Slot(merged, slot.pins + tuple(pins.items())).normalised()
+        return DraftState(tuple(slots), tuple(rack), tuple(held))
+
+    def _check_pins(self, tiles: Sequence[Tile], tokens: Sequence[TileToken]) -> None:
+        index_pins = {i: token.pin for i, token in enumerate(tokens) if token.pin is not None}
+        try:
+            analyse(tiles, index_pins, None)
+        except InvalidMeldError as err:
+            raise IllegalMoveError(str(err)) from None
+
+    @staticmethod
+    def _merge(slot: Slot, tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+        """Add tiles to a slot, each run tile going where its number belongs."""
+        current = list(slot.tiles)
+        try:
+            meld = slot.meld()
+        except InvalidMeldError:
+            return tuple(current + list(tiles))
+        result = list(current)
+        faces = list(meld.faces)
+        for tile in tiles:
+            if tile.is_joker or meld.kind is MeldKind.GROUP:
+                result.append(tile)
+                continue
+            position = len(result)
+            for i, face in enumerate(faces):
+                if face.number > tile.number:
+                    position = i
+                    break
+            result.insert(position, tile)
+            faces.insert(position, tile.face)
+        return tuple(result)
+
+    def _move(self, action: Move) -> DraftState:
+        state = self.state
+        src = self._slot_index(action.source)
+        if action.target is not None:
+            dst = self._slot_index(action.target)
+            if dst == src:
+                raise IllegalMoveError("The tiles are already in that meld.")
+        else:
+            dst = None
+        if not self._is_new(src) or (dst is not None and not self._is_new(dst)):
+            self._need_melded("move tiles on the table")
+        slots = list(state.slots)
+        source = slots[src]
+        tiles = self._take(action.tiles, source.tiles, f"in meld {action.source}")
+        left = tuple(t for t in source.tiles if t not in tiles)
+        pins_left = tuple((t, f) for t, f in source.pins if t in left)
+        slots[src] = Slot(left, pins_left).normalised()
+        moved_pins = tuple((t, f) for t, f in source.pins if t in tiles)
+        moved_pins += tuple(self._pins(action.tiles, tiles).items())
+        if dst is None:
+            slots.append(Slot(tuple(tiles), moved_pins).normalised())
+        else:
+            target = slots[dst]
+            slots[dst] = Slot(self._merge(target, tiles), target.pins + moved_pins).normalised()
+        return DraftState(tuple(slots), state.rack, state.held)
+
+    def _split(self, action: Split) -> DraftState:
+        state = self.state
+        index = self._slot_index(action.meld)
+        if not self._is_new(index):
+            self._need_melded("split a meld on the table")
+        slot = state.slots[index]
+        tiles = list(slot.tiles)
+        at = self._take([action.at], tiles, f"in meld {action.meld}")[0]
+        position = tiles.index(at)
+        if position == 0:
+            raise IllegalMoveError(
+                f"{at} is the first tile of meld {action.meld}; split before a later tile."
+            )
+        left, right = tuple(tiles[:position]), tuple(tiles[position:])
+        slots = list(state.slots)
+        slots[index] = Slot(left, tuple(p for p in slot.pins if p[0] in left)).normalised()
+        slots.append(Slot(right, tuple(p for p in slot.pins if p[0] in right)).normalised())
+        return DraftState(tuple(slots), state.rack, state.held)
+
+    def _swap(self, action: Swap) -> DraftState:
+        state = self.state
+        self._need_melded("take a joker")
+        index = self._slot_index(action.meld)
+        slot = state.slots[index]
+        jokers = [t for t in slot.tiles if t.is_joker]
+        if not jokers:
+            raise IllegalMoveError(f"Meld {action.meld} has no joker.")
+        try:
+            meld = slot.meld()
+        except InvalidMeldError:
+            raise IllegalMoveError(
+                f"Meld {action.meld} is not a valid set right now, so its joker stands for "
+                "nothing; fix it first."
+            ) from None
+        if action.source is None:
+            replacement = self._take([action.tile], state.rack, "on your rack")[0]
+        else:
+            src = self._slot_index(action.source)
+            if src == index:
+                raise IllegalMoveError("Take the replacement tile from another meld or your rack.")
+            replacement = self._take(
+                [action.tile], state.slots[src].tiles, f"in meld {action.source}"
+            )[0]
+        if replacement.is_joker:
+            raise IllegalMoveError("Swap a joker for the real tile it stands for, not a joker.")
+        joker = None
+        for candidate in jokers:
+            options = meld.joker_options(candidate)
+            if any(
+                o.number == replacement.number and o.color in (None, replacement.color)
+                for o in options
+            ):
+                joker = candidate
+                break
+        if joker is None:
+            stands = " or ".join(" or ".join(str(o) for o in meld.joker_options(j)) for j in jokers)
+            raise IllegalMoveError(
+                f"The joker in meld {action.meld} stands for {stands}, not {replacement}."
+            )
+        slots = list(state.slots)
+        rack = list(state.rack)
+        if action.source is None:
+            rack.remove(replacement)
+        else:
+            src_slot = slots[src]
+            kept = tuple(t for t in src_slot.tiles if t != replacement)
+            slots[src] = Slot(kept, tuple(p for p in src_slot.pins if p[0] in kept)).normalised()
+            slot = slots[index]
+        new_tiles = tuple(replacement if t == joker else t for t in slot.tiles)
+        slots[index] = Slot(new_tiles, tuple(p for p in slot.pins if p[0] != joker)).normalised()
+        return DraftState(tuple(slots), tuple(rack), (*state.held, joker))
+
+    def _arrange_tokens(
+        self, melds: Sequence[Sequence[TileToken]], exact: bool = False
+    ) -> DraftState:
+        state = self.state
+        on_table = [t for s in state.slots for t in s.tiles] + list(state.held)
+        table_pool = list(on_table)
+        rack_pool = list(state.rack)
+        slots: list[Slot] = []
+        for number, tokens in enumerate(melds, start=1):
+            tiles: list[Tile] = []
+            for token in tokens:
+                tile = self._pick(token.tile, table_pool, exact) or self._pick(
+                    token.tile, rack_pool, exact
+                )
+                if tile is None:
+                    raise IllegalMoveError(
+                        f"Meld {number}: there is no {token.tile} on the table or your rack "
+                        "left to use."
+                    )
+                tiles.append(tile)
+            pins = self._pins(tokens, tiles)
+            slots.append(Slot(tuple(tiles), tuple(pins.items())).normalised())
+        if table_pool:
+            raise IllegalMoveError(
+                "Every tile on the table must stay on the table; your arrangement leaves out "
+                f"{tiles_text(sort_tiles(table_pool))}."
+            )
+        return DraftState(tuple(slots), tuple(rack_pool), ())
+
+    @staticmethod
+    def _pick(tile: Tile, pool: list[Tile], exact: bool) -> Tile | None:
+        """Take ``tile`` from ``pool``: that physical tile if there, else one with its face."""
+        match = next((t for t in pool if t == tile), None)
+        if match is None:
+            match = next((t for t in pool if t.same_face(tile)), None)
+        if match is not None:
+            pool.remove(match)
+        return match
+
+    def _auto(self, action: Auto) -> DraftState:
+        from engine.solver import auto_arrange
+
+        state = self.state
+        wanted = self._take(action.tiles, list(state.held) + list(state.rack), "on your rack")
+        if state.held or any(slot.error() for slot in state.slots):
+            raise IllegalMoveError(
+                "auto works from a valid table; undo or reset your unfinished change first."
+            )
+        table = self.melds()
+        melds = auto_arrange(
+            table,
+            list(state.rack) + list(state.held),
+            wanted,
+            melded=self.melded_before,
+            threshold=self.game.rules.opening_threshold,
+        )
+        tokens = [
+            [
+                TileToken(t, f if t.is_joker else None, i + 1, str(t))
+                for i, (t, f) in enumerate(zip(m.tiles, m.faces, strict=True))
+            ]
+            for m in melds
+        ]
+        return self._arrange_tokens(tokens, exact=True)
