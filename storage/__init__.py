@@ -1,0 +1,44 @@
+"""Persistence for games, matches, channel settings and statistics (SQLite or PostgreSQL).
+
+The only package that imports SQLModel/SQLAlchemy. Everything it returns is a frozen record.
+"""
+
+from __future__ import annotations
+
+from storage.db import DEFAULT_URL, Database, normalize_url, resolve_url
+from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
+from storage.games import GameRepository
+from storage.matches import MatchRepository
+from storage.records import (
+    ChannelSettings,
+    LeaderboardEntry,
+    MatchGameResult,
+    Seat,
+    Standing,
+    StoredGame,
+    StoredMatch,
+)
+from storage.settings import SettingsRepository
+from storage.stats import StatsRepository
+
+__all__ = [
+    "DEFAULT_URL",
+    "ChannelBusyError",
+    "ChannelSettings",
+    "ConflictError",
+    "Database",
+    "GameRepository",
+    "LeaderboardEntry",
+    "MatchGameResult",
+    "MatchRepository",
+    "NotFoundError",
+    "Seat",
+    "SettingsRepository",
+    "Standing",
+    "StatsRepository",
+    "StorageError",
+    "StoredGame",
+    "StoredMatch",
+    "normalize_url",
+    "resolve_url",
+]

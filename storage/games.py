@@ -1,0 +1,342 @@
+"""Games: create, load, save a committed turn or a draft, finish (with scores), history."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from storage import matches, stats
+from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
+from storage.models import GameActionRow, GameRow, MatchRow, utcnow
+from storage.records import Seat, StoredGame
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+_SEED_MIN, _SEED_MAX = -(2**63), 2**63 - 1
+
+
+def _to_record(row: GameRow, actions: Sequence[str] | None) -> StoredGame:
+    assert row.id is not None
+    return StoredGame(
+        id=row.id,
+        platform=row.platform,
+        channel_id=row.channel_id,
+        seats=tuple(Seat.from_json(s) for s in row.seats),
+        seed=row.seed,
+        setup=row.setup,
+        snapshot=row.snapshot,
+        actions=None if actions is None else tuple(actions),
+        action_count=row.action_count,
+        draft=tuple(row.draft),
+        status=row.status,
+        turn=row.turn,
+        deadline=row.deadline,
+        result=row.result,
+        version=row.version,
+        match_id=row.match_id,
+        game_index=row.game_index,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+    )
+
+
+async def _actions_of(session: AsyncSession, game_id: int) -> list[str]:
+    result = await session.execute(
+        select(GameActionRow.action)
+        .where(GameActionRow.game_id == game_id)
+        .order_by(GameActionRow.seq)  # type: ignore[arg-type]
+    )
+    return list(result.scalars())
+
+
+def _add_action_rows(
+    session: AsyncSession, game_id: int, start: int, actions: Sequence[str]
+) -> None:
+    session.add_all(
+        GameActionRow(game_id=game_id, seq=start + i, action=str(action))
+        for i, action in enumerate(actions)
+    )
+
+
+def _check_deadline(deadline: datetime | None) -> None:
+    if deadline is not None and deadline.tzinfo is None:
+        raise ValueError(f"Deadline {deadline.isoformat()} has no timezone; pass an aware one.")
+
+
+class _Write:
+    """A game row being changed, and the actions to append once its UPDATE succeeded."""
+
+    def __init__(self, session: AsyncSession, row: GameRow) -> None:
+        self.session = session
+        self.row = row
+        self.first_new_seq = row.action_count
+        self.new_actions: list[str] = []
+
+    def append(self, actions: Sequence[str]) -> None:
+        self.new_actions.extend(str(a) for a in actions)
+        self.row.action_count = self.first_new_seq + len(self.new_actions)
+
+
+class GameRepository:
+    """Every write takes the version the caller last saw and returns the new one.
+
+    A stale version raises ``ConflictError`` and writes nothing, so two writers (two processes,
+    or a retry racing the original) can never lose each other's update.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        *,
+        platform: str,
+        channel_id: str,
+        seats: Sequence[Seat],
+        seed: int,
+        setup: str,
+        snapshot: str,
+        status: str = "active",
+        turn: int = 0,
+        deadline: datetime | None = None,
+        actions: Sequence[str] = (),
+        draft: Sequence[str] = (),
+        match_id: int | None = None,
+        game_index: int | None = None,
+    ) -> StoredGame:
+        """Store a new game. Raises ChannelBusyError if the channel has an unfinished game."""
+        if not _SEED_MIN <= seed <= _SEED_MAX:
+            raise ValueError(f"Seed {seed} does not fit in 64 signed bits.")
+        _check_deadline(deadline)
+        now = utcnow()
+        row = GameRow(
+            platform=platform,
+            channel_id=str(channel_id),
+            seats=[s.to_json() for s in seats],
+            seed=seed,
+            setup=setup,
+            snapshot=snapshot,
+            action_count=len(actions),
+            draft=list(draft),
+            status=status,
+            turn=turn,
+            deadline=deadline,
+            match_id=match_id,
+            game_index=game_index,
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            async with self._db.transaction() as session:
+                session.add(row)
+                await session.flush()
+                assert row.id is not None
+                _add_action_rows(session, row.id, 0, actions)
+                await session.flush()
+        except IntegrityError as exc:
+            if await self.load_active(platform, channel_id, with_actions=False) is not None:
+                raise ChannelBusyError(
+                    f"Channel {platform}:{channel_id} already has an unfinished game."
+                ) from exc
+            raise StorageError(
+                f"Game for {platform}:{channel_id} was not stored: {exc.orig}."
+            ) from exc
+        return _to_record(row, list(actions))
+
+    async def load(self, game_id: int, *, with_actions: bool = True) -> StoredGame:
+        async with self._db.sessions() as session:
+            row = await session.get(GameRow, game_id)
+            if row is None:
+                raise NotFoundError(f"Game {game_id} does not exist.")
+            actions = await _actions_of(session, game_id) if with_actions else None
+            return _to_record(row, actions)
+
+    async def load_active(
+        self, platform: str, channel_id: str, *, with_actions: bool = True
+    ) -> StoredGame | None:
+        """The channel's unfinished game, if any."""
+        async with self._db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRow).where(
+                        GameRow.platform == platform,
+                        GameRow.channel_id == str(channel_id),
+                        GameRow.finished_at.is_(None),  # type: ignore[union-attr]
+                    )
+                )
+            ).scalar_one_or_none()
+            if row is None:
+                return None
+            assert row.id is not None
+            actions = await _actions_of(session, row.id) if with_actions else None
+            return _to_record(row, actions)
+
+    async def list_active(
+        self, *, platform: str | None = None, with_actions: bool = False
+    ) -> list[StoredGame]:
+        """Every unfinished game (what a restarted bot resumes), oldest first."""
+        async with self._db.sessions() as session:
+            query = select(GameRow).where(GameRow.finished_at.is_(None))  # type: ignore[union-attr]
+            if platform is not None:
+                query = query.where(GameRow.platform == platform)
+            rows = list((await session.execute(query.order_by(GameRow.id))).scalars())  # type: ignore[arg-type]
+            if not with_actions:
+                return [_to_record(row, None) for row in rows]
+            logs: dict[int, list[str]] = defaultdict(list)
+            result = await session.execute(
+                select(GameActionRow.game_id, GameActionRow.action)
+                .join(GameRow, GameRow.id == GameActionRow.game_id)  # type: ignore[arg-type]
+                .where(GameRow.finished_at.is_(None))  # type: ignore[union-attr]
+                .order_by(GameActionRow.game_id, GameActionRow.seq)  # type: ignore[arg-type]
+            )
+            for game_id, action in result:
+                logs[game_id].append(action)
+            return [_to_record(row, logs[row.id]) for row in rows if row.id is not None]
+
+    async def history(self, platform: str, channel_id: str, *, limit: int = 20) -> list[StoredGame]:
+        """Finished games of a channel, newest first (without their action logs)."""
+        async with self._db.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(GameRow)
+                    .where(
+                        GameRow.platform == platform,
+                        GameRow.channel_id == str(channel_id),
+                        GameRow.finished_at.is_not(None),  # type: ignore[union-attr]
+                    )
+                    .order_by(GameRow.finished_at.desc(), GameRow.id.desc())  # type: ignore[union-attr]
+                    .limit(limit)
+                )
+            ).scalars()
+            return [_to_record(row, None) for row in rows]
+
+    async def save_turn(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        snapshot: str,
+        new_actions: Sequence[str],
+        deadline: datetime | None,
+        draft: Sequence[str] = (),
+        turn: int | None = None,
+        status: str | None = None,
+    ) -> int:
+        """Store a committed turn; when this returns, the turn is durable. Returns the version.
+
+        ``new_actions`` are the actions since the last save; they are appended to the log.
+        """
+        _check_deadline(deadline)
+        async with self._write(game_id, expected_version) as write:
+            row = write.row
+            row.snapshot = snapshot
+            write.append(new_actions)
+            row.draft = list(draft)
+            row.deadline = deadline
+            if turn is not None:
+                row.turn = turn
+            if status is not None:
+                row.status = status
+        return row.version
+
+    async def save_draft(self, game_id: int, *, expected_version: int, draft: Sequence[str]) -> int:
+        """Store the current player's draft steps, so a restart mid-turn keeps them."""
+        async with self._write(game_id, expected_version) as write:
+            write.row.draft = list(draft)
+        return write.row.version
+
+    async def finish(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        snapshot: str,
+        new_actions: Sequence[str] = (),
+        status: str = "finished",
+        result: dict[str, Any] | None = None,
+        scores: Sequence[int] | None = None,
+        winner: int | None = None,
+    ) -> int:
+        """End a game, in one transaction with everything that depends on it.
+
+        With ``scores`` (one per seat, seat order) and ``winner`` (a seat index or None), the
+        channel's player statistics are updated for human seats and, if the game belongs to a
+        match, the match records the result (and ends after its last planned game). Without
+        scores (a cancelled game) only the game is closed.
+        """
+        async with self._write(game_id, expected_version) as write:
+            session, row = write.session, write.row
+            seats = [Seat.from_json(s) for s in row.seats]
+            if scores is not None and len(scores) != len(seats):
+                raise ValueError(
+                    f"Game {game_id} has {len(seats)} seats but got {len(scores)} scores."
+                )
+            if winner is not None and not 0 <= winner < len(seats):
+                raise ValueError(f"Winner seat {winner} does not exist in game {game_id}.")
+            now = utcnow()
+            row.snapshot = snapshot
+            write.append(new_actions)
+            row.status = status
+            row.result = result
+            row.draft = []
+            row.deadline = None
+            row.finished_at = now
+            if scores is not None:
+                await stats.record_game(
+                    session, self._db.dialect, row.platform, row.channel_id, seats, scores, winner
+                )
+                if row.match_id is not None:
+                    match = await session.get(MatchRow, row.match_id)
+                    if match is not None and match.finished_at is None:
+                        await matches.record_game(
+                            session, self._db.dialect, match, row, seats, scores, winner, now
+                        )
+        return row.version
+
+    # -- the optimistic-locking write path ------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self, game_id: int, expected_version: int) -> AsyncIterator[_Write]:
+        """Load the game at ``expected_version``, let the caller change it, save it.
+
+        The UPDATE carries ``WHERE version = expected``; if another writer got in between the
+        load and the UPDATE, no row matches, SQLAlchemy raises StaleDataError and the whole
+        transaction is rolled back.
+        """
+        async with self._db.transaction() as session:
+            row = await session.get(GameRow, game_id)
+            if row is None:
+                raise NotFoundError(f"Game {game_id} does not exist.")
+            if row.version != expected_version:
+                raise ConflictError(
+                    f"Game {game_id} is at version {row.version}, not {expected_version}: "
+                    "another writer saved it first.",
+                    current_version=row.version,
+                )
+            if row.finished_at is not None:
+                raise ConflictError(
+                    f"Game {game_id} is already finished.", current_version=row.version
+                )
+            row.updated_at = utcnow()
+            write = _Write(session, row)
+            yield write
+            # The versioned UPDATE goes first: a stale writer fails there, before it inserts.
+            try:
+                await session.flush()
+            except StaleDataError as exc:
+                raise ConflictError(
+                    f"Game {game_id} changed while version {expected_version} was being saved: "
+                    "another writer saved it first."
+                ) from exc
+            _add_action_rows(session, game_id, write.first_new_seq, write.new_actions)
+            await session.flush()

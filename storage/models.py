@@ -1,0 +1,209 @@
+"""SQLModel tables: the only place that says how games, matches, settings and stats are stored.
+
+Game state is kept as the engine's own text forms (snapshot text, seed, action log, draft steps),
+so storage needs no knowledge of the rules. Rows never leave this package: repositories turn
+them into the frozen records of ``storage.records``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    MetaData,
+    Text,
+    TypeDecorator,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import declared_attr
+from sqlmodel import Field, SQLModel
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC (what every timestamp column holds)."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that always comes back timezone-aware in UTC, on SQLite as on PostgreSQL.
+
+    SQLite has no timezone support, so values are stored there as naive UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"Timestamp {value.isoformat()} has no timezone; pass an aware one.")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class StorageModel(SQLModel):
+    """Base for our tables, with its own metadata so constraint names are deterministic."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class _Versioned(StorageModel):
+    """Optimistic locking: every UPDATE checks and bumps ``version`` (see STACK_NOTES)."""
+
+    version: int = Field(default=1, nullable=False)
+
+    @declared_attr  # type: ignore[misc]
+    def __mapper_args__(cls) -> dict[str, Any]:
+        return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
+
+
+class MatchRow(_Versioned, table=True):
+    """A match: several games in one channel by the same players."""
+
+    __tablename__: ClassVar[str] = "match"  # type: ignore[misc]
+
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(max_length=32)
+    channel_id: str = Field(max_length=128)
+    players: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    games_planned: int
+    games_played: int = Field(default=0)
+    standings: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    finished_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+    __table_args__ = (Index(None, "platform", "channel_id", "created_at"),)
+
+
+class GameRow(_Versioned, table=True):
+    """One game: its current snapshot, the draft of the turn in progress, and how it ends."""
+
+    __tablename__: ClassVar[str] = "game"  # type: ignore[misc]
+
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(max_length=32)
+    channel_id: str = Field(max_length=128)
+    match_id: int | None = Field(
+        default=None, sa_column=Column(ForeignKey("match.id", ondelete="SET NULL"))
+    )
+    game_index: int | None = Field(default=None)
+    seats: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    setup: str = Field(sa_column=Column(Text, nullable=False))
+    snapshot: str = Field(sa_column=Column(Text, nullable=False))
+    action_count: int = Field(default=0)
+    draft: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(max_length=32)
+    turn: int = Field(default=0)
+    deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    finished_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+    __table_args__ = (
+        # At most one unfinished game per channel, even with several bot processes.
+        Index(
+            "uq_game_active_channel",
+            "platform",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("finished_at IS NULL"),
+            postgresql_where=text("finished_at IS NULL"),
+        ),
+        Index(None, "platform", "channel_id", "finished_at"),
+        Index(None, "finished_at", "deadline"),
+    )
+
+
+class GameActionRow(StorageModel, table=True):
+    """The append-only action log: with the seed it replays a game exactly."""
+
+    __tablename__: ClassVar[str] = "game_action"  # type: ignore[misc]
+
+    game_id: int = Field(
+        sa_column=Column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    )
+    seq: int = Field(primary_key=True)
+    action: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class MatchGameRow(StorageModel, table=True):
+    """The result of one game of a match."""
+
+    __tablename__: ClassVar[str] = "match_game"  # type: ignore[misc]
+
+    match_id: int = Field(
+        sa_column=Column(ForeignKey("match.id", ondelete="CASCADE"), primary_key=True)
+    )
+    game_index: int = Field(primary_key=True)
+    game_id: int | None = Field(
+        default=None, sa_column=Column(ForeignKey("game.id", ondelete="SET NULL"))
+    )
+    scores: list[int] = Field(sa_column=Column(JSON, nullable=False))
+    winner: int | None = Field(default=None)
+    finished_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+class ChannelSettingsRow(_Versioned, table=True):
+    """Per-channel settings; a channel without a row uses the defaults."""
+
+    __tablename__: ClassVar[str] = "channel_settings"  # type: ignore[misc]
+
+    platform: str = Field(primary_key=True, max_length=32)
+    channel_id: str = Field(primary_key=True, max_length=128)
+    opening_threshold: int
+    turn_seconds: int
+    edition: str = Field(max_length=16)
+    hints: bool
+    language: str = Field(max_length=16)
+    async_mode: bool
+    match_games: int | None = Field(default=None)
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+class PlayerStatRow(StorageModel, table=True):
+    """Per-channel totals for one player, the leaderboard's source."""
+
+    __tablename__: ClassVar[str] = "player_stat"  # type: ignore[misc]
+
+    platform: str = Field(primary_key=True, max_length=32)
+    channel_id: str = Field(primary_key=True, max_length=128)
+    user_id: str = Field(primary_key=True, max_length=128)
+    display_name: str = Field(max_length=200)
+    games_played: int = Field(default=0)
+    games_won: int = Field(default=0)
+    total_score: int = Field(default=0)
+    best_score: int | None = Field(default=None)
+    matches_played: int = Field(default=0)
+    matches_won: int = Field(default=0)
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+    __table_args__ = (Index(None, "platform", "channel_id", "games_won", "total_score"),)
+
+
+TABLES = (MatchRow, GameRow, GameActionRow, MatchGameRow, ChannelSettingsRow, PlayerStatRow)
+metadata = StorageModel.metadata
