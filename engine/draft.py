@@ -308,7 +308,7 @@ class Draft:
             index = self._slot_index(action.target)
             if not self._is_new(index):
                 self._need_melded("add to a meld on the table")
-            if any(t in state.held for t in tiles):
+            if any(t in state.held for t in tiles) and not self._is_new(index):
                 raise IllegalMoveError(
                     "A joker taken from the table must go into a new set, not onto meld "
                     f"{action.target}."

@@ -322,13 +322,13 @@ class Game:
         for line in lines[1:]:
             key, _, rest = line.partition(" ")
             if key == "player":
-                head, _, rack = rest.partition(" : ")
+                head, _, rack = rest.partition(":")
                 _, melded, drawn = head.split()
                 rack_tiles = [t.tile for t in parse_tokens(rack.strip())] if rack.strip() else []
                 drawn_tile = None if drawn == "-" else parse_tokens(drawn)[0].tile
                 players.append(PlayerState(rack_tiles, melded == "melded", drawn_tile))
             elif key == "last":
-                head, placed, drawn = ([*rest.split(" : "), "", ""])[:3]
+                head, placed, drawn = [*(part.strip() for part in rest.split(":")), "", ""][:3]
                 seat, kind, timing = head.split()
                 last = TurnOutcome(
                     int(seat),

@@ -1,0 +1,793 @@
+"""A fake Telegram Bot API server on 127.0.0.1 for driving the real python-telegram-bot stack.
+
+The real ``Application`` talks to it through its own HTTP request code (``base_url``): the fake
+answers the methods our bot uses, keeps a small model of chats, users and messages (so edits in
+place, deleted messages and callback answers can be checked), and records every call. Tests steer
+the world through it: users who never started the bot or blocked it get 403 Forbidden, a method
+can be made to fail once with 429 RetryAfter, and group messages, private messages (``/start``
+deep links) and button presses are injected as updates that a real long-poll ``getUpdates``
+delivers.
+
+It checks what Telegram checks and our code could get wrong: callback data of at most 64 bytes,
+at most 100 buttons, text and caption lengths, well-formed HTML, "message is not modified",
+editing a message that does not exist, answering a callback query twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import struct
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from aiohttp import web
+
+MAX_CALLBACK_DATA = 64
+MAX_TEXT = 4096
+MAX_CAPTION = 1024
+MAX_BUTTONS = 100
+MAX_ROW = 8
+ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre"}
+
+
+class ApiError(Exception):
+    """An error answer of the Bot API: HTTP status, description, optional parameters."""
+
+    def __init__(self, status: int, description: str, parameters: dict[str, Any] | None = None):
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.parameters = parameters
+
+
+@dataclass
+class ApiCall:
+    """One request the bot made, with its decoded parameters, uploaded files and the answer."""
+
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes]
+    status: int = 200
+    result: Any = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    @property
+    def chat_id(self) -> int | None:
+        value = self.params.get("chat_id")
+        return int(value) if value is not None else None
+
+
+@dataclass
+class StoredMessage:
+    """A message as the fake currently holds it (edits change it in place)."""
+
+    chat_id: int
+    message_id: int
+    from_id: int
+    text: str | None = None  # visible text or caption (HTML already parsed)
+    raw: str | None = None  # text or caption as sent
+    photo: bytes | None = None
+    reply_markup: dict[str, Any] | None = None
+    edits: int = 0
+    deleted: bool = False
+    date: int = field(default_factory=lambda: int(time.time()))
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [button for row in rows for button in row]
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The first button whose label contains ``label`` (KeyError if none)."""
+        for button in self.buttons:
+            if label in button["text"]:
+                return button
+        labels = [button["text"] for button in self.buttons]
+        raise KeyError(f"no button {label!r} on message {self.message_id}: {labels}")
+
+
+class _HtmlText(HTMLParser):
+    """Parses Telegram's HTML subset, keeping the visible text and noting malformed markup."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.stack: list[str] = []
+        self.problem: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ALLOWED_TAGS:
+            self.problem = f"unsupported start tag {tag!r}"
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1] != tag:
+            self.problem = f"unexpected end tag {tag!r}"
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def visible_text(raw: str, parse_mode: str | None) -> str:
+    """What a user sees for ``raw`` in ``parse_mode``; raises ApiError on bad HTML."""
+    if (parse_mode or "").upper() != "HTML":
+        return raw
+    parser = _HtmlText()
+    parser.feed(raw)
+    parser.close()
+    if parser.problem is None and parser.stack:
+        parser.problem = f"unclosed tag {parser.stack[-1]!r}"
+    if parser.problem is not None:
+        raise ApiError(400, f"Bad Request: can't parse entities: {parser.problem}")
+    return "".join(parser.parts)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG (ApiError if the upload is not a PNG)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24:
+        raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)
+
+
+class FakeTelegram:
+    """The fake Bot API: ``await start()``, point PTB at ``base_url``, ``await stop()``."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "123456:TEST-TOKEN",
+        bot_id: int = 777000111,
+        bot_username: str = "rummikub_test_bot",
+    ) -> None:
+        self.token = token
+        self.bot_user: dict[str, Any] = {
+            "id": bot_id,
+            "is_bot": True,
+            "first_name": "Rummikub",
+            "username": bot_username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self.calls: list[ApiCall] = []
+        self.users: dict[int, dict[str, Any]] = {}
+        self.chats: dict[int, dict[str, Any]] = {}
+        self.admins: dict[int, set[int]] = {}
+        self.started: set[int] = set()
+        self.blocked: set[int] = set()
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.webhook_url = ""
+        self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self.callback_answers: dict[str, list[dict[str, Any]]] = {}
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._last_injected = 0
+        self._confirmed = 0  # every update below this id has been fetched and confirmed
+        self._fetched = 0  # the highest update id handed out by getUpdates
+        self._callback_ids = itertools.count(1)
+        self._retry_after: dict[str, int] = {}
+        self._changed = asyncio.Condition()
+        self._poll_generation = 0
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=20 * 1024 * 1024)
+        app.router.add_post("/bot{token}/{method}", self._dispatch)
+        app.router.add_get("/bot{token}/{method}", self._dispatch)
+        self._runner = web.AppRunner(app, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        self._closing = True
+        await self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    @property
+    def bot_username(self) -> str:
+        return str(self.bot_user["username"])
+
+    # --- the world -------------------------------------------------------------------------
+
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        *,
+        username: str | None = None,
+        started: bool = True,
+    ) -> dict[str, Any]:
+        """A Telegram user; ``started=False`` means they never opened a chat with the bot."""
+        user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
+        if username:
+            user["username"] = username
+        self.users[user_id] = user
+        self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
+        if started:
+            self.started.add(user_id)
+        return user
+
+    def add_group(self, chat_id: int, title: str, *, admins: Iterable[int] = ()) -> dict[str, Any]:
+        if chat_id >= 0:
+            raise ValueError("group chat ids are negative")
+        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        self.chats[chat_id] = chat
+        self.admins[chat_id] = set(admins)
+        return chat
+
+    def block(self, user_id: int) -> None:
+        """The user blocks the bot: every message to them now fails with 403."""
+        self.blocked.add(user_id)
+
+    def unblock(self, user_id: int) -> None:
+        self.blocked.discard(user_id)
+
+    def retry_after_once(self, method: str, seconds: int = 1) -> None:
+        """The next call of ``method`` answers 429 Too Many Requests with ``retry_after``."""
+        self._retry_after[method] = seconds
+
+    # --- injecting updates -----------------------------------------------------------------
+
+    def send_group(self, chat_id: int, user_id: int, text: str) -> StoredMessage:
+        """A user writes ``text`` in a group (privacy mode delivers commands only)."""
+        if self.chats[chat_id]["type"] == "private":
+            raise ValueError(f"{chat_id} is a private chat")
+        return self._user_message(chat_id, user_id, text)
+
+    def send_private(self, user_id: int, text: str) -> StoredMessage:
+        """A user writes ``text`` in their private chat with the bot (``/start`` starts it)."""
+        if text.split(maxsplit=1)[0].startswith("/start"):
+            self.started.add(user_id)
+            self.blocked.discard(user_id)
+        if user_id not in self.started:
+            raise ValueError(f"user {user_id} has no private chat with the bot yet")
+        return self._user_message(user_id, user_id, text)
+
+    def open_deep_link(self, user_id: int, url: str) -> StoredMessage:
+        """The user taps a ``t.me/<bot>?start=<payload>`` link and presses Start."""
+        parsed = urlparse(url)
+        if parsed.scheme != "https" or parsed.netloc != "t.me":
+            raise ValueError(f"not a t.me link: {url}")
+        if parsed.path.strip("/") != self.bot_username:
+            raise ValueError(f"link {url} does not open this bot")
+        payload = parse_qs(parsed.query).get("start", [""])[0]
+        return self.send_private(user_id, f"/start {payload}".strip())
+
+    def press(
+        self, message: StoredMessage, user_id: int, label: str | None = None, *, data: str = ""
+    ) -> str:
+        """A user presses a callback button (by label, or raw ``data``); returns the query id."""
+        if message.deleted:
+            raise ValueError("the message was deleted")
+        if label is not None:
+            button = message.button(label)
+            if "callback_data" not in button:
+                raise ValueError(f"button {button['text']!r} is not a callback button")
+            data = button["callback_data"]
+        query_id = str(next(self._callback_ids))
+        self.callback_answers[query_id] = []
+        self._push_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": self.users[user_id],
+                    "chat_instance": f"ci{message.chat_id}",
+                    "data": data,
+                    "message": self._message_json(message),
+                }
+            }
+        )
+        return query_id
+
+    def _user_message(self, chat_id: int, user_id: int, text: str) -> StoredMessage:
+        message = StoredMessage(chat_id, self._next_message_id(chat_id), user_id, text, text)
+        self.messages[(chat_id, message.message_id)] = message
+        payload = self._message_json(message)
+        first = text.split(maxsplit=1)[0] if text.strip() else ""
+        if first.startswith("/"):
+            payload["entities"] = [{"type": "bot_command", "offset": 0, "length": len(first)}]
+        self._push_update({"message": payload})
+        return message
+
+    def _push_update(self, body: dict[str, Any]) -> None:
+        update_id = next(self._update_ids)
+        self._updates.append({"update_id": update_id, **body})
+        self._last_injected = update_id
+        asyncio.get_running_loop().create_task(self._notify())
+
+    # --- observing -------------------------------------------------------------------------
+
+    def chat_messages(self, chat_id: int, *, from_bot: bool = True) -> list[StoredMessage]:
+        """Messages currently in a chat, oldest first (deleted ones left out)."""
+        bot_id = self.bot_user["id"]
+        return [
+            m
+            for (chat, _), m in sorted(self.messages.items())
+            if chat == chat_id and not m.deleted and (m.from_id == bot_id) == from_bot
+        ]
+
+    def calls_to(self, chat_id: int, *, since: int = 0) -> list[ApiCall]:
+        return [call for call in self.calls[since:] if call.chat_id == chat_id]
+
+    def mark(self) -> int:
+        """A position in the call log for ``wait_for(..., since=...)``."""
+        return len(self.calls)
+
+    async def wait_for(
+        self, predicate: Callable[[ApiCall], bool], *, since: int = 0, timeout: float = 10.0
+    ) -> ApiCall:
+        """The first call from ``since`` on matching ``predicate``, waiting for it if needed."""
+
+        def find() -> ApiCall | None:
+            return next((c for c in self.calls[since:] if predicate(c)), None)
+
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(lambda: find() is not None), timeout)
+            except TimeoutError:
+                methods = [f"{c.method}->{c.chat_id}" for c in self.calls[since:]]
+                raise AssertionError(
+                    f"no matching Bot API call within {timeout}s; calls since: {methods}"
+                ) from None
+        found = find()
+        assert found is not None
+        return found
+
+    async def wait_message(
+        self,
+        chat_id: int,
+        predicate: Callable[[StoredMessage], bool],
+        *,
+        timeout: float = 10.0,
+    ) -> StoredMessage:
+        """The newest bot message in ``chat_id`` matching ``predicate``, waiting for it."""
+
+        def find() -> StoredMessage | None:
+            return next((m for m in reversed(self.chat_messages(chat_id)) if predicate(m)), None)
+
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(lambda: find() is not None), timeout)
+            except TimeoutError:
+                texts = [m.text for m in self.chat_messages(chat_id)]
+                raise AssertionError(
+                    f"no matching message in chat {chat_id} within {timeout}s; it has: {texts}"
+                ) from None
+        found = find()
+        assert found is not None
+        return found
+
+    async def delivered(self, *, timeout: float = 10.0) -> None:
+        """Wait until the bot has fetched and confirmed every injected update."""
+        async with self._changed:
+            await asyncio.wait_for(
+                self._changed.wait_for(lambda: self._confirmed > self._last_injected), timeout
+            )
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    # --- the HTTP side ---------------------------------------------------------------------
+
+    async def _dispatch(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params, files = await self._read_params(request)
+        call = ApiCall(method, params, files)
+        if request.match_info["token"] != self.token:
+            return self._answer(call, ApiError(401, "Unauthorized"))
+        if method != "getUpdates":
+            self.calls.append(call)
+        if self._retry_after.get(method):
+            seconds = self._retry_after.pop(method)
+            error = ApiError(
+                429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
+            )
+            return await self._finish(call, error)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            return await self._finish(call, ApiError(404, "Not Found"))
+        try:
+            result = await handler(params, files)
+        except ApiError as error:
+            return await self._finish(call, error)
+        except web.HTTPException:
+            raise
+        return await self._finish(call, result)
+
+    async def _finish(self, call: ApiCall, outcome: Any) -> web.Response:
+        response = self._answer(call, outcome)
+        if call.method != "getUpdates":
+            await self._notify()
+        return response
+
+    @staticmethod
+    def _answer(call: ApiCall, outcome: Any) -> web.Response:
+        if isinstance(outcome, ApiError):
+            call.status, call.error = outcome.status, outcome.description
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": outcome.status,
+                "description": outcome.description,
+            }
+            if outcome.parameters:
+                body["parameters"] = outcome.parameters
+            status = outcome.status
+        else:
+            call.result = outcome
+            body, status = {"ok": True, "result": outcome}, 200
+        return web.Response(
+            status=status, body=json.dumps(body).encode(), content_type="application/json"
+        )
+
+    @staticmethod
+    async def _read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+        params: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
+        if request.method == "GET":
+            form: Any = request.query
+        elif request.content_type == "application/json":
+            return dict(await request.json()), files
+        else:
+            form = await request.post()
+        for key, value in form.items():
+            if isinstance(value, web.FileField):
+                files[key] = value.file.read()
+                continue
+            text = str(value)
+            if text[:1] in "[{":
+                try:
+                    params[key] = json.loads(text)
+                    continue
+                except ValueError:
+                    pass
+            params[key] = text
+        return params, files
+
+    # --- helpers for the API methods -------------------------------------------------------
+
+    def _next_message_id(self, chat_id: int) -> int:
+        counter = self._message_ids.setdefault(chat_id, itertools.count(1))
+        return next(counter)
+
+    def _message_json(self, message: StoredMessage) -> dict[str, Any]:
+        sender = self.bot_user if message.from_id == self.bot_user["id"] else None
+        if sender is None:
+            sender = self.users[message.from_id]
+        body: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": message.date,
+            "chat": self.chats[message.chat_id],
+            "from": sender,
+        }
+        if message.edits:
+            body["edit_date"] = message.date + message.edits
+        if message.photo is not None:
+            width, height = png_size(message.photo)
+            body["photo"] = [
+                {
+                    "file_id": f"photo-{message.chat_id}-{message.message_id}-{message.edits}",
+                    "file_unique_id": f"u{message.chat_id}x{message.message_id}x{message.edits}",
+                    "width": width,
+                    "height": height,
+                    "file_size": len(message.photo),
+                }
+            ]
+            if message.raw is not None:
+                body["caption"] = message.text
+        elif message.text is not None:
+            body["text"] = message.text
+        if message.reply_markup:
+            body["reply_markup"] = message.reply_markup
+        return body
+
+    def _chat(self, params: dict[str, Any]) -> int:
+        try:
+            chat_id = int(params["chat_id"])
+        except (KeyError, ValueError):
+            raise ApiError(400, "Bad Request: chat_id is empty") from None
+        if chat_id not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        if self.chats[chat_id]["type"] == "private":
+            if chat_id in self.blocked:
+                raise ApiError(403, "Forbidden: bot was blocked by the user")
+            if chat_id not in self.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return chat_id
+
+    def _stored(self, params: dict[str, Any]) -> StoredMessage:
+        chat_id = self._chat(params)
+        try:
+            message = self.messages[(chat_id, int(params["message_id"]))]
+        except (KeyError, ValueError):
+            raise ApiError(400, "Bad Request: message to edit not found") from None
+        if message.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if message.from_id != self.bot_user["id"]:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message
+
+    @staticmethod
+    def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if markup is None:
+            return None
+        if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+            raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+        rows = markup["inline_keyboard"]
+        if sum(len(row) for row in rows) > MAX_BUTTONS:
+            raise ApiError(400, "Bad Request: too many inline keyboard buttons")
+        for row in rows:
+            if len(row) > MAX_ROW:
+                raise ApiError(400, "Bad Request: too many buttons in a row")
+            for button in row:
+                if not button.get("text"):
+                    raise ApiError(400, "Bad Request: text buttons are unallowed in the keyboard")
+                kinds = [k for k in ("callback_data", "url") if k in button]
+                if len(kinds) != 1:
+                    raise ApiError(400, "Bad Request: can't parse inline keyboard button")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= MAX_CALLBACK_DATA:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+        return markup
+
+    @staticmethod
+    def _text(raw: Any, parse_mode: Any, limit: int, what: str) -> str:
+        text = visible_text(str(raw), parse_mode)
+        if not text.strip():
+            raise ApiError(400, f"Bad Request: {what} must be non-empty")
+        if len(text) > limit:
+            raise ApiError(400, f"Bad Request: {what} is too long")
+        return text
+
+    def _new_bot_message(
+        self,
+        chat_id: int,
+        *,
+        raw: str | None,
+        text: str | None,
+        photo: bytes | None,
+        markup: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        message = StoredMessage(
+            chat_id,
+            self._next_message_id(chat_id),
+            self.bot_user["id"],
+            text=text,
+            raw=raw,
+            photo=photo,
+            reply_markup=markup,
+        )
+        self.messages[(chat_id, message.message_id)] = message
+        return self._message_json(message)
+
+    @staticmethod
+    def _upload(value: Any, files: dict[str, bytes], field_name: str) -> bytes:
+        if isinstance(value, str) and value.startswith("attach://"):
+            name = value.removeprefix("attach://")
+            if name in files:
+                return files[name]
+        if value is None and field_name in files:
+            return files[field_name]
+        raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+
+    # --- the API methods -------------------------------------------------------------------
+
+    async def _api_getMe(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return self.bot_user
+
+    async def _api_deleteWebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        self.webhook_url = ""
+        if str(params.get("drop_pending_updates", "")).lower() == "true":
+            self._confirmed = self._last_injected + 1
+            self._updates.clear()
+        return True
+
+    async def _api_setWebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        self.webhook_url = str(params.get("url", ""))
+        return True
+
+    async def _api_getWebhookInfo(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return {"url": self.webhook_url, "has_custom_certificate": False, "pending_update_count": 0}
+
+    async def _api_getUpdates(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        """Long poll: answer at once if updates wait, else when one arrives or time runs out."""
+        offset = int(params.get("offset", 0) or 0)
+        timeout = float(params.get("timeout", 0) or 0)
+        limit = int(params.get("limit", 100) or 100)
+        if offset:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            self._confirmed = max(self._confirmed, offset)
+            await self._notify()
+        self._poll_generation += 1
+        generation = self._poll_generation
+        await self._notify()  # an older long poll still waiting now ends with 409 Conflict
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not self._updates and not self._closing:
+                if generation != self._poll_generation:
+                    raise ApiError(
+                        409,
+                        "Conflict: terminated by other getUpdates request; make sure that only "
+                        "one bot instance is running",
+                    )
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+                except TimeoutError:
+                    break
+        batch = self._updates[:limit]
+        if batch:
+            self._fetched = max(self._fetched, batch[-1]["update_id"])
+        return batch
+
+    async def _api_sendMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat_id = self._chat(params)
+        raw = str(params.get("text", ""))
+        text = self._text(raw, params.get("parse_mode"), MAX_TEXT, "message text")
+        markup = self._markup(params)
+        return self._new_bot_message(chat_id, raw=raw, text=text, photo=None, markup=markup)
+
+    async def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat_id = self._chat(params)
+        photo = self._upload(params.get("photo"), files, "photo")
+        png_size(photo)
+        raw = params.get("caption")
+        text = None
+        if raw is not None:
+            text = self._text(raw, params.get("parse_mode"), MAX_CAPTION, "message caption")
+        markup = self._markup(params)
+        return self._new_bot_message(
+            chat_id, raw=None if raw is None else str(raw), text=text, photo=photo, markup=markup
+        )
+
+    async def _api_editMessageText(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._stored(params)
+        if message.photo is not None:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
+        raw = str(params.get("text", ""))
+        text = self._text(raw, params.get("parse_mode"), MAX_TEXT, "message text")
+        markup = self._markup(params)
+        if text == message.text and markup == message.reply_markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        message.raw, message.text, message.reply_markup = raw, text, markup
+        message.edits += 1
+        return self._message_json(message)
+
+    async def _api_editMessageCaption(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._stored(params)
+        if message.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        raw = params.get("caption")
+        text = None
+        if raw is not None:
+            text = self._text(raw, params.get("parse_mode"), MAX_CAPTION, "message caption")
+        markup = self._markup(params)
+        if text == message.text and markup == message.reply_markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        message.raw = None if raw is None else str(raw)
+        message.text, message.reply_markup = text, markup
+        message.edits += 1
+        return self._message_json(message)
+
+    async def _api_editMessageMedia(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._stored(params)
+        if message.photo is None:
+            raise ApiError(400, "Bad Request: there is no media in the message to edit")
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: can't parse InputMedia")
+        photo = self._upload(media.get("media"), files, "media")
+        png_size(photo)
+        raw = media.get("caption")
+        text = None
+        if raw is not None:
+            text = self._text(raw, media.get("parse_mode"), MAX_CAPTION, "message caption")
+        message.photo, message.raw, message.text = photo, raw, text
+        message.reply_markup = self._markup(params)
+        message.edits += 1
+        return self._message_json(message)
+
+    async def _api_editMessageReplyMarkup(
+        self, params: dict[str, Any], files: dict[str, bytes]
+    ) -> Any:
+        message = self._stored(params)
+        markup = self._markup(params)
+        if markup == message.reply_markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        message.reply_markup = markup
+        message.edits += 1
+        return self._message_json(message)
+
+    async def _api_deleteMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat_id = self._chat(params)
+        message = self.messages.get((chat_id, int(params.get("message_id", 0))))
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        message.deleted = True
+        return True
+
+    async def _api_answerCallbackQuery(
+        self, params: dict[str, Any], files: dict[str, bytes]
+    ) -> Any:
+        query_id = str(params.get("callback_query_id", ""))
+        answers = self.callback_answers.get(query_id)
+        if answers is None or answers:
+            raise ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        answers.append(params)
+        return True
+
+    async def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        commands = params.get("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise ApiError(400, "Bad Request: can't parse commands JSON object")
+        for command in commands:
+            name = str(command.get("command", ""))
+            ok = 1 <= len(name) <= 32 and all(c.islower() or c.isdigit() or c == "_" for c in name)
+            if not ok or not 1 <= len(str(command.get("description", ""))) <= 256:
+                raise ApiError(400, f"Bad Request: BOT_COMMAND_INVALID ({name!r})")
+        scope = params.get("scope") or {"type": "default"}
+        self.commands[str(scope.get("type"))] = commands
+        return True
+
+    async def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        scope = params.get("scope") or {"type": "default"}
+        return self.commands.get(str(scope.get("type")), [])
+
+    async def _api_getChatMember(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat_id = self._chat(params)
+        user_id = int(params.get("user_id", 0))
+        if user_id not in self.users:
+            raise ApiError(400, "Bad Request: user not found")
+        user = self.users[user_id]
+        if user_id in self.admins.get(chat_id, set()):
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        return {"status": "member", "user": user}
+
+    async def _api_sendChatAction(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        self._chat(params)
+        return True
