@@ -1,0 +1,160 @@
+"""The private draft view: the table as the player is rearranging it, and the rack left.
+
+Tiles placed or moved this turn get a teal ring and dot; an invalid meld gets a red tray with the
+reason next to its number; the sentences that stop ``done`` are listed under the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.tiles import Tile
+from renderers.draw import TileState, draw_text, encode_png, text_width
+from renderers.layout import Box, MeldArea, layout_melds
+from renderers.rack import RackArea, layout_rack, paint_rack
+from renderers.table import DEFAULT_WIDTH, choose_tile_width, draw_status, fit_text, paint_melds
+from renderers.theme import Theme, get_theme
+from renderers.views import DraftView
+
+
+@dataclass(frozen=True, slots=True)
+class DraftLayout:
+    width: int
+    height: int
+    margin: int
+    legend_y: int
+    area: MeldArea
+    area_box: Box
+    problems_y: int
+    problem_lines: tuple[str, ...]
+    rack_title_y: int
+    rack: RackArea
+
+
+def _u(width: int) -> float:
+    return width / DEFAULT_WIDTH
+
+
+def layout_draft(view: DraftView, *, width: int = DEFAULT_WIDTH) -> DraftLayout:
+    if width < 480:
+        raise ValueError(f"A draft image needs a width of at least 480 pixels, not {width}.")
+    u = _u(width)
+    margin = round(28 * u)
+    legend_y = margin + round(58 * u)
+    top = legend_y + round(48 * u)
+    area_w = width - 2 * margin
+    tile_w = choose_tile_width(view.melds, area_w, round(width * 0.5), width)
+    area = layout_melds(view.melds, margin, top, area_w, tile_w)
+    area_h = area.height if view.melds else round(120 * u)
+    y = top + area_h + round(16 * u)
+    size = round(22 * u)
+    lines = tuple(fit_text(p, size, area_w - round(30 * u)) for p in view.problems)
+    problems_y = y
+    y += len(lines) * round(34 * u) + (round(10 * u) if lines else 0)
+    rack_title_y = y
+    y += round(44 * u)
+    rack_tile = min(round(64 * u), max(tile_w, round(56 * u)))
+    rack = layout_rack(
+        view.rack.ordered(), margin, y, tile_width=rack_tile, sort_by=view.rack.sort_by
+    )
+    height = y + rack.height + margin
+    return DraftLayout(
+        width,
+        height,
+        margin,
+        legend_y,
+        area,
+        Box(margin, top, area_w, area_h),
+        problems_y,
+        lines,
+        rack_title_y,
+        rack,
+    )
+
+
+def _legend(
+    draw: ImageDraw.ImageDraw, theme: Theme, x: int, y: int, view: DraftView, u: float
+) -> None:
+    size = round(22 * u)
+    sw, sh = round(22 * u), round(28 * u)
+    cy = y + round(16 * u)
+    draw.rounded_rectangle(
+        (x, cy - sh / 2, x + sw, cy + sh / 2),
+        radius=round(5 * u),
+        fill=theme.tile_face,
+        outline=theme.changed_ring,
+        width=max(2, round(3 * u)),
+    )
+    x += sw + round(10 * u)
+    draw_text(draw, (x, cy), "placed or moved this turn", size, theme.muted, anchor="lm")
+    x += text_width("placed or moved this turn", size) + round(30 * u)
+    if view.is_legal:
+        status, ink = "Legal: done will commit it", theme.accent
+    else:
+        bad = sum(1 for m in view.melds if m.error is not None)
+        parts = []
+        if bad:
+            parts.append(f"{bad} invalid meld{'s' if bad != 1 else ''}")
+        if view.problems and not bad:
+            parts.append("not ready")
+        status, ink = "Not legal yet: " + ", ".join(parts or ["see below"]), theme.error
+    draw_text(draw, (x, cy), status, size, ink, bold=True, anchor="lm")
+
+
+def draw_draft(
+    view: DraftView, *, theme: str | Theme = "light", width: int = DEFAULT_WIDTH
+) -> Image.Image:
+    """The draft as a Pillow image (use ``render_draft`` for PNG bytes)."""
+    th = get_theme(theme)
+    u = _u(width)
+    lay = layout_draft(view, width=width)
+    canvas = Image.new("RGB", (lay.width, lay.height), th.background)
+    draw = ImageDraw.Draw(canvas)
+    title = f"{view.title} · {view.player}" if view.player else view.title
+    draw_status(
+        draw, th, width, lay.margin, title=title, seconds_left=view.seconds_left, pool_size=None
+    )
+    _legend(draw, th, lay.margin, lay.legend_y, view, u)
+    changed = view.changed
+
+    def state_of(tile: Tile) -> TileState:
+        return "changed" if tile in changed else "plain"
+
+    if view.melds:
+        paint_melds(canvas, draw, th, lay.area, state_of)
+    else:
+        b = lay.area_box
+        draw.rounded_rectangle((b.x, b.y, b.right, b.bottom), radius=round(18 * u), fill=th.tray)
+        draw_text(draw, b.center, "The table is empty", round(28 * u), th.muted, anchor="mm")
+    size = round(22 * u)
+    y = lay.problems_y
+    for line in lay.problem_lines:
+        cy = y + round(16 * u)
+        r = round(5 * u)
+        draw.ellipse((lay.margin + 4, cy - r, lay.margin + 4 + 2 * r, cy + r), fill=th.error)
+        draw_text(draw, (lay.margin + round(24 * u), cy), line, size, th.error, anchor="lm")
+        y += round(34 * u)
+    rack = view.rack
+    points = sum(t.rack_value for t in rack.tiles)
+    count = len(rack.tiles)
+    label = f"Rack left: {count} tile{'s' if count != 1 else ''}, {points} points"
+    draw_text(
+        draw,
+        (lay.margin, lay.rack_title_y + round(20 * u)),
+        label,
+        round(24 * u),
+        th.text,
+        bold=True,
+        anchor="lm",
+    )
+    paint_rack(canvas, draw, th, lay.rack, rack.new_tiles)
+    return canvas
+
+
+def render_draft(
+    view: DraftView, *, theme: str | Theme = "light", width: int = DEFAULT_WIDTH
+) -> bytes:
+    """PNG bytes of the draft image: pure and thread-safe."""
+    return encode_png(draw_draft(view, theme=theme, width=width))

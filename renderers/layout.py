@@ -1,0 +1,153 @@
+"""Where things go: boxes for melds and tiles, computed before any pixel is drawn.
+
+Layouts are plain data, so tests (and anyone debugging a picture) can ask where tile R7 was put
+and read the pixels there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.tiles import Face, Tile
+from renderers.draw import TileGeometry, text_width
+from renderers.views import MeldSlot
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @property
+    def right(self) -> int:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> int:
+        return self.y + self.h
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return self.x + self.w // 2, self.y + self.h // 2
+
+    def contains(self, other: Box) -> bool:
+        return (
+            self.x <= other.x
+            and self.y <= other.y
+            and other.right <= self.right
+            and other.bottom <= self.bottom
+        )
+
+    def overlaps(self, other: Box) -> bool:
+        return not (
+            other.x >= self.right
+            or other.right <= self.x
+            or other.y >= self.bottom
+            or other.bottom <= self.y
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    tile: Tile
+    face: Face | None
+    box: Box
+    meld: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedMeld:
+    slot: MeldSlot
+    tray: Box
+    label: Box
+
+
+@dataclass(frozen=True, slots=True)
+class MeldArea:
+    tile_width: int
+    melds: tuple[PlacedMeld, ...]
+    tiles: tuple[PlacedTile, ...]
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeldMetrics:
+    """Spacing around melds, all derived from the tile width."""
+
+    tile_width: int
+
+    @property
+    def geo(self) -> TileGeometry:
+        return TileGeometry(self.tile_width)
+
+    @property
+    def pad(self) -> int:
+        return max(4, round(self.tile_width * 0.1))
+
+    @property
+    def meld_gap(self) -> int:
+        return max(10, round(self.tile_width * 0.28))
+
+    @property
+    def label_h(self) -> int:
+        return max(18, round(self.tile_width * 0.46))
+
+    @property
+    def row_gap(self) -> int:
+        return max(6, round(self.tile_width * 0.16))
+
+    @property
+    def label_size(self) -> int:
+        return max(14, round(self.tile_width * 0.37))
+
+    def tray_width(self, slot: MeldSlot) -> int:
+        """Room for the tiles, and for an invalid meld also for its reason (up to the width
+        of eight tiles), since the reason is what the player needs to read."""
+        n = max(1, len(slot.tiles))
+        width = n * self.geo.width + (n - 1) * self.geo.gap + 2 * self.pad
+        if slot.error:
+            badge = max(self.label_h, text_width(str(slot.number), self.label_size, True))
+            need = 3 * self.pad + badge + text_width(slot.error, self.label_size)
+            width = max(width, min(need, 8 * (self.geo.width + self.geo.gap)))
+        return width
+
+    @property
+    def tray_height(self) -> int:
+        return self.geo.height + 2 * self.pad
+
+
+def layout_melds(
+    slots: Sequence[MeldSlot], x0: int, y0: int, area_width: int, tile_width: int
+) -> MeldArea:
+    """Flow melds left to right, top to bottom, in number order (reading order = numbers)."""
+    m = MeldMetrics(tile_width)
+    geo = m.geo
+    placed: list[PlacedMeld] = []
+    tiles: list[PlacedTile] = []
+    x, y = x0, y0
+    row_h = m.label_h + m.tray_height
+    for slot in slots:
+        tw = m.tray_width(slot)
+        if x > x0 and x + tw > x0 + area_width:
+            x = x0
+            y += row_h + m.row_gap
+        label = Box(x, y, tw, m.label_h)
+        tray = Box(x, y + m.label_h, tw, m.tray_height)
+        placed.append(PlacedMeld(slot, tray, label))
+        tx = tray.x + m.pad
+        for tile, face in zip(slot.tiles, slot.faces, strict=True):
+            tiles.append(
+                PlacedTile(tile, face, Box(tx, tray.y + m.pad, geo.width, geo.height), slot.number)
+            )
+            tx += geo.width + geo.gap
+        x += tw + m.meld_gap
+    height = (y - y0 + row_h) if slots else 0
+    return MeldArea(tile_width, tuple(placed), tuple(tiles), height)
+
+
+def fits_width(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> bool:
+    m = MeldMetrics(tile_width)
+    return all(m.tray_width(s) <= area_width for s in slots)

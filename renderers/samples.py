@@ -1,0 +1,208 @@
+"""Sample views and the command that draws them: ``python -m renderers.samples docs/images``.
+
+The same views feed the tests and the benchmark, so the pictures in the docs are the ones that
+are checked and timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from engine.tiles import COLORS, Edition
+from renderers.draft import render_draft
+from renderers.rack import render_rack
+from renderers.standings import render_standings
+from renderers.table import render_table
+from renderers.views import (
+    DraftView,
+    MeldSlot,
+    PlayerInfo,
+    RackView,
+    StandingRow,
+    StandingsView,
+    TableView,
+    slots_from_text,
+    tiles_from_text,
+)
+
+
+def full_table_slots(edition: Edition = Edition.CLASSIC) -> tuple[MeldSlot, ...]:
+    """Every tile of the box on the table in valid melds (the largest table there can be)."""
+    texts: list[str] = []
+    # First copy: one group of four per number.
+    texts += [" ".join(f"{c.code}{n}" for c in COLORS) for n in range(1, 14)]
+    # Second copy: runs 1-4, 5-9, 10-13 per colour; the first two jokers extend runs.
+    for i, c in enumerate(COLORS):
+        low = " ".join(f"{c.code}{n}" for n in range(1, 5))
+        texts.append(low + (" J" if i < 2 else ""))
+        texts.append(" ".join(f"{c.code}{n}" for n in range(5, 10)))
+        texts.append(" ".join(f"{c.code}{n}" for n in range(10, 14)))
+    if edition is Edition.XP:
+        # Third copy: runs 1-6 (the other two jokers extend two of them) and 7-13.
+        for i, c in enumerate(COLORS):
+            texts.append(" ".join(f"{c.code}{n}" for n in range(1, 7)) + (" J" if i < 2 else ""))
+            texts.append(" ".join(f"{c.code}{n}" for n in range(7, 14)))
+    slots = slots_from_text(" / ".join(texts))
+    assert sum(len(s.tiles) for s in slots) == edition.size
+    return slots
+
+
+def players(current: int, counts: Sequence[int], melded: Sequence[bool]) -> tuple[PlayerInfo, ...]:
+    names = ("Alice", "Bob", "Carol", "Dmitri", "Eve", "Farouk")
+    return tuple(
+        PlayerInfo(names[i], n, is_current=i == current, melded=m)
+        for i, (n, m) in enumerate(zip(counts, melded, strict=True))
+    )
+
+
+def opening_table() -> TableView:
+    slots = slots_from_text("K10 B10 O10 / R11 R12 R13")
+    return TableView(
+        slots,
+        players(3, (11, 14, 11, 14), (True, False, True, False)),
+        pool_size=48,
+        seconds_left=54,
+        highlight=frozenset(slots[1].tiles),
+        title="Rummikub · turn 4",
+        caption="Carol opened with R11 R12 R13 (36 points)",
+    )
+
+
+LATE_GAME = (
+    "K1 K2 K3 K4 / B1 O1 R1 / K5 B5 O5 R5 / B2 B3 B4 J / O2 O3 O4 / R2 R3 R4 / "
+    "K6 K7 K8 K9 K10 / B6 B7 B8 B9 / O6 O7 O8 / R6 R7 R8 R9 R10 R11 / K11 B11 O11 / "
+    "K12 B12 O12 R12 / K13 B13 J=R13 / O9 O10 O11 O12 O13 / B10 K10 R10 / R3 R4 R5 / "
+    "B11 B12 B13 / K7 O7 R7 B7 / O1 O2 O3"
+)
+
+
+def late_game_table() -> TableView:
+    slots = slots_from_text(LATE_GAME)
+    moved = {t for s in slots if s.number in (6, 16) for t in s.tiles}
+    return TableView(
+        slots,
+        players(1, (3, 5, 2, 9), (True, True, True, True)),
+        pool_size=7,
+        seconds_left=8,
+        highlight=frozenset(moved),
+        title="Rummikub · turn 41",
+        caption="Alice rearranged melds 6 and 16 and played R5",
+    )
+
+
+def full_table(edition: Edition = Edition.CLASSIC) -> TableView:
+    slots = full_table_slots(edition)
+    n = 4 if edition is Edition.CLASSIC else 6
+    return TableView(
+        slots,
+        players(0, (0,) * n, (True,) * n),
+        pool_size=0,
+        seconds_left=60,
+        highlight=frozenset(slots[-1].tiles),
+        title=f"Every tile on the table ({edition.size})",
+    )
+
+
+def sample_rack() -> RackView:
+    tiles = tiles_from_text("R7 K1 K2 B5 B5 O11 O12 J R1 R13 K13 B9 O3 O4")
+    return RackView(tiles, new_tiles=frozenset({tiles[2]}), owner="Alice")
+
+
+def sample_draft() -> DraftView:
+    table = "K10 B10 O10 / R11 R12 R13 / B5 B6 B8 / O7 O8 O9 O10 / K11 O11"
+    slots = slots_from_text(table)
+    rack_tiles = tiles_from_text(
+        "R7 K1 K2 B9 O12 J R1 K13", used=[t for s in slots for t in s.tiles]
+    )
+    changed = frozenset(slots[2].tiles) | frozenset(slots[4].tiles) | {slots[3].tiles[-1]}
+    problems = tuple(
+        f"Meld {s.number} ({' '.join(s.labels())}) is not valid: {s.error}."
+        for s in slots
+        if s.error
+    )
+    return DraftView(
+        slots,
+        RackView(rack_tiles),
+        changed=changed,
+        problems=problems,
+        seconds_left=31,
+        player="Bob",
+    )
+
+
+def sample_match() -> StandingsView:
+    rows = (
+        StandingRow("Alice", 84, games_won=2),
+        StandingRow("Bob", -21, games_won=0),
+        StandingRow("Carol", 12, games_won=1),
+        StandingRow("Dmitri", -75, games_won=0),
+    )
+    return StandingsView(
+        rows,
+        title="Match standings",
+        subtitle="After game 3 of 4",
+        kind="match",
+        notes=("Most games won wins the match; total score breaks ties.",),
+    )
+
+
+def sample_game_end() -> StandingsView:
+    rows = (
+        StandingRow("Alice", 84, delta=47, rack=(), is_winner=True),
+        StandingRow("Bob", -21, delta=-9, rack=tiles_from_text("K4 B5")),
+        StandingRow("Carol", 12, delta=-8, rack=tiles_from_text("R8")),
+        StandingRow("Dmitri", -75, delta=-30, rack=tiles_from_text("J")),
+    )
+    return StandingsView(
+        rows, title="Rummikub! Alice wins game 3", subtitle="Game 3 of 4", kind="game"
+    )
+
+
+SAMPLES: dict[str, Callable[[str], bytes]] = {
+    "table-opening.png": lambda theme: render_table(opening_table(), theme=theme),
+    "table-late-game.png": lambda theme: render_table(late_game_table(), theme=theme),
+    "table-full.png": lambda theme: render_table(full_table(), theme=theme),
+    "table-full-xp.png": lambda theme: render_table(full_table(Edition.XP), theme=theme),
+    "rack.png": lambda theme: render_rack(sample_rack(), theme=theme, positions=True),
+    "draft-invalid.png": lambda theme: render_draft(sample_draft(), theme=theme),
+    "game-end.png": lambda theme: render_standings(sample_game_end(), theme=theme),
+    "match-standings.png": lambda theme: render_standings(sample_match(), theme=theme),
+}
+
+
+def write_samples(folder: Path, themes: Sequence[str] = ("light", "dark")) -> list[Path]:
+    """Draw every sample in every theme into ``folder`` (``table-opening.png``,
+    ``table-opening-dark.png``...) and return the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for theme in themes:
+        for name, render in SAMPLES.items():
+            stem = name.removesuffix(".png")
+            path = folder / (name if theme == "light" else f"{stem}-{theme}.png")
+            path.write_bytes(render(theme))
+            written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m renderers.samples", description="Draw the sample images for the docs."
+    )
+    parser.add_argument("folder", type=Path, help="where to write the PNG files")
+    parser.add_argument(
+        "--theme", action="append", choices=("light", "dark"), help="only these themes"
+    )
+    args = parser.parse_args(argv)
+    for path in write_samples(args.folder, args.theme or ("light", "dark")):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["full_table_slots", "main", "write_samples"]

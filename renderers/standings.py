@@ -1,0 +1,202 @@
+"""Game result and match standings: a ranked card, the winner with a trophy.
+
+A game result shows what each player was left holding (small tiles), the points this game and
+the total; match standings show games won and the total score (most games won ranks first,
+total score breaks ties, as the rules say).
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from renderers.draw import (
+    TileGeometry,
+    draw_text,
+    draw_tile,
+    draw_trophy,
+    encode_png,
+)
+from renderers.table import fit_text
+from renderers.theme import Theme, get_theme
+from renderers.views import StandingRow, StandingsView
+
+STANDINGS_WIDTH = 960
+
+
+def ranked(view: StandingsView) -> list[StandingRow]:
+    """Rows in rank order: winner of the game first; in a match most games won, then score."""
+    if view.kind == "game":
+        return sorted(view.rows, key=lambda r: (not r.is_winner, -r.score))
+    return sorted(view.rows, key=lambda r: (-(r.games_won or 0), -r.score))
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def draw_standings(
+    view: StandingsView, *, theme: str | Theme = "light", width: int = STANDINGS_WIDTH
+) -> Image.Image:
+    """The standings as a Pillow image (use ``render_standings`` for PNG bytes)."""
+    if width < 480:
+        raise ValueError(f"A standings image needs a width of at least 480 pixels, not {width}.")
+    th = get_theme(theme)
+    u = width / STANDINGS_WIDTH
+    margin = round(32 * u)
+    title_size, sub_size, cell = round(38 * u), round(24 * u), round(26 * u)
+    row_h = round(72 * u)
+    head_h = round(40 * u)
+    notes_h = round(34 * u) * len(view.notes)
+    top = margin + round(56 * u) + (round(36 * u) if view.subtitle else 0)
+    rows = ranked(view)
+    height = top + head_h + row_h * len(rows) + round(20 * u) + notes_h + margin
+    canvas = Image.new("RGB", (width, height), th.background)
+    draw = ImageDraw.Draw(canvas)
+    draw_text(
+        draw,
+        (margin, margin + title_size / 2),
+        fit_text(view.title, title_size, width - 2 * margin, bold=True),
+        title_size,
+        th.text,
+        bold=True,
+        anchor="lm",
+    )
+    if view.subtitle:
+        draw_text(
+            draw, (margin, margin + round(66 * u)), view.subtitle, sub_size, th.muted, anchor="lm"
+        )
+    right = width - margin
+    if view.kind == "game":
+        columns = [
+            ("Left on rack", margin + round(330 * u)),
+            ("This game", right - round(150 * u)),
+            ("Total", right),
+        ]
+    else:
+        columns = [("Games won", right - round(190 * u)), ("Score", right)]
+    hy = top + head_h / 2
+    draw_text(draw, (margin + round(70 * u), hy), "Player", round(20 * u), th.muted, anchor="lm")
+    for name, x in columns:
+        anchor = "lm" if name == "Left on rack" else "rm"
+        draw_text(draw, (x, hy), name, round(20 * u), th.muted, anchor=anchor)
+    y = top + head_h
+    for rank, row in enumerate(rows, start=1):
+        fill = th.tray if rank % 2 else th.background
+        if row.is_winner:
+            fill = th.highlight_face if th.name == "light" else th.chip
+        draw.rounded_rectangle(
+            (margin - round(12 * u), y, right + round(12 * u), y + row_h - round(6 * u)),
+            radius=round(14 * u),
+            fill=fill,
+            outline=th.highlight_ring if row.is_winner else None,
+            width=max(2, round(3 * u)),
+        )
+        cy = y + (row_h - round(6 * u)) / 2
+        ink = (32, 33, 36) if row.is_winner and th.name == "light" else th.text
+        if row.is_winner:
+            draw_trophy(draw, margin + round(22 * u), cy, round(17 * u), th.highlight_ring)
+        else:
+            draw_text(
+                draw,
+                (margin + round(22 * u), cy),
+                str(rank),
+                cell,
+                th.muted,
+                bold=True,
+                anchor="mm",
+            )
+        name_w = columns[0][1] - margin - round(90 * u)
+        draw_text(
+            draw,
+            (margin + round(70 * u), cy),
+            fit_text(row.name, cell, name_w, bold=True),
+            cell,
+            ink,
+            bold=True,
+            anchor="lm",
+        )
+        if view.kind == "game":
+            _rack(canvas, draw, th, row, columns[0][1], columns[1][1] - round(150 * u), cy, u, fill)
+            if row.delta is not None:
+                good = row.delta >= 0
+                color = th.accent if good else th.error
+                if row.is_winner and th.name == "light":
+                    color = (22, 110, 78)
+                draw_text(
+                    draw,
+                    (columns[1][1], cy),
+                    _signed(row.delta),
+                    cell,
+                    color,
+                    bold=True,
+                    anchor="rm",
+                )
+            draw_text(
+                draw, (columns[2][1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm"
+            )
+        else:
+            won = "-" if row.games_won is None else str(row.games_won)
+            draw_text(draw, (columns[0][1], cy), won, cell, ink, bold=True, anchor="rm")
+            draw_text(
+                draw, (columns[1][1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm"
+            )
+        y += row_h
+    y += round(20 * u)
+    for note in view.notes:
+        draw_text(
+            draw,
+            (margin, y + round(14 * u)),
+            fit_text(note, round(22 * u), width - 2 * margin),
+            round(22 * u),
+            th.muted,
+            anchor="lm",
+        )
+        y += round(34 * u)
+    return canvas
+
+
+def _rack(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    row: StandingRow,
+    x0: int,
+    x1: int,
+    cy: float,
+    u: float,
+    background: tuple[int, int, int],
+) -> None:
+    """The tiles left on a player's rack, as small tiles (shrunk to fit the column)."""
+    if not row.rack:
+        label = "out!" if row.is_winner else "none"
+        draw_text(draw, (x0, cy), label, round(24 * u), theme.muted, anchor="lm")
+        return
+    n = len(row.rack)
+    room = x1 - x0
+    width = max(14, min(round(36 * u), int(room / n) - 3))
+    geo = TileGeometry(width)
+    x = x0
+    y = round(cy - geo.height / 2)
+    for tile in row.rack:
+        if x + geo.width > x1:
+            draw_text(draw, (x, cy), "…", round(24 * u), theme.muted, anchor="lm")
+            break
+        draw_tile(
+            canvas,
+            theme,
+            x,
+            y,
+            width,
+            tile.face,
+            joker=tile.copy if tile.is_joker else None,
+            background=background,
+            label=False,
+        )
+        x += geo.width + geo.gap
+
+
+def render_standings(
+    view: StandingsView, *, theme: str | Theme = "light", width: int = STANDINGS_WIDTH
+) -> bytes:
+    """PNG bytes of the standings image: pure and thread-safe."""
+    return encode_png(draw_standings(view, theme=theme, width=width))

@@ -1,0 +1,346 @@
+"""The shared table image: a status header, the numbered melds and the last move highlighted.
+
+The image is ``width`` pixels wide (1200 by default: crisp on a desktop and still readable when a
+phone shrinks it to a third). Tiles are as large as the table allows: an opening table gets big
+tiles, a crowded one smaller tiles, so the picture keeps a landscape-ish shape that Discord and
+Telegram previews show whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.tiles import Tile
+from renderers.draw import (
+    TileState,
+    draw_clock,
+    draw_play_marker,
+    draw_stack,
+    draw_text,
+    draw_tile,
+    encode_png,
+    text_width,
+)
+from renderers.layout import Box, MeldArea, MeldMetrics, fits_width, layout_melds
+from renderers.theme import Theme, get_theme
+from renderers.views import MeldSlot, PlayerInfo, TableView, clock_text
+
+DEFAULT_WIDTH = 1200
+TILE_SIZES = (88, 80, 72, 64, 58, 52, 48, 44, 40, 36)
+"""Tile widths tried (at width 1200, scaled with the width), largest first."""
+
+
+def fit_text(text: str, size: int, max_width: int, *, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so that it is at most ``max_width`` pixels wide."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    while text and text_width(text + "…", size, bold) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """Laid-out header parts: the title row and the player chips."""
+
+    height: int
+    chips: tuple[tuple[PlayerInfo, Box], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    width: int
+    height: int
+    margin: int
+    header: Header
+    area: MeldArea
+    area_box: Box
+    caption_box: Box | None
+
+    @property
+    def tile_width(self) -> int:
+        return self.area.tile_width
+
+
+def _unit(width: int) -> float:
+    return width / DEFAULT_WIDTH
+
+
+def _chip_size(player: PlayerInfo, u: float) -> tuple[int, int, str]:
+    h = round(46 * u)
+    size = round(24 * u)
+    name = fit_text(player.name or "?", size, round(260 * u), bold=True)
+    w = round(16 * u) + text_width(name, size, bold=True) + round(12 * u) + round(40 * u)
+    if player.is_current:
+        w += round(26 * u)
+    if not player.melded:
+        w += text_width("no meld", round(17 * u)) + round(10 * u)
+    w += round(14 * u)
+    return w, h, name
+
+
+def layout_header(players: Sequence[PlayerInfo], width: int, margin: int) -> Header:
+    u = _unit(width)
+    y = margin + round(56 * u)
+    x = margin
+    chips: list[tuple[PlayerInfo, Box]] = []
+    row_h = round(46 * u)
+    for player in players:
+        w, h, _ = _chip_size(player, u)
+        if x > margin and x + w > width - margin:
+            x = margin
+            y += row_h + round(10 * u)
+        chips.append((player, Box(x, y, w, h)))
+        x += w + round(12 * u)
+    bottom = y + row_h if players else margin + round(44 * u)
+    return Header(bottom + round(18 * u), tuple(chips))
+
+
+def draw_status(
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    width: int,
+    margin: int,
+    *,
+    title: str,
+    seconds_left: int | None,
+    pool_size: int | None,
+) -> None:
+    """Title on the left; time left and pool size as chips on the right."""
+    u = _unit(width)
+    h = round(44 * u)
+    y = margin
+    x = width - margin
+    size = round(24 * u)
+    for kind, value in (("pool", pool_size), ("clock", seconds_left)):
+        if value is None:
+            continue
+        text = f"{value} in pool" if kind == "pool" else clock_text(value)
+        urgent = kind == "clock" and value <= 10
+        w = round(52 * u) + text_width(text, size, bold=True) + round(16 * u)
+        x -= w
+        fill = theme.error if urgent else theme.chip
+        ink = (255, 255, 255) if urgent else theme.text
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=h // 2, fill=fill)
+        icon = draw_stack if kind == "pool" else draw_clock
+        icon(draw, x + round(28 * u), y + h / 2, round(12 * u), ink)
+        draw_text(draw, (x + round(48 * u), y + h / 2), text, size, ink, bold=True, anchor="lm")
+        x -= round(12 * u)
+    title_size = round(34 * u)
+    title_text = fit_text(title, title_size, max(40, x - margin - round(12 * u)), bold=True)
+    draw_text(draw, (margin, y + h / 2), title_text, title_size, theme.text, bold=True, anchor="lm")
+
+
+def draw_players(draw: ImageDraw.ImageDraw, theme: Theme, width: int, header: Header) -> None:
+    u = _unit(width)
+    for player, box in header.chips:
+        _, _, name = _chip_size(player, u)
+        current = player.is_current
+        fill = theme.accent if current else theme.chip
+        ink = theme.accent_text if current else theme.text
+        draw.rounded_rectangle((box.x, box.y, box.right, box.bottom), radius=box.h // 2, fill=fill)
+        x = box.x + round(16 * u)
+        cy = box.y + box.h / 2
+        if current:
+            draw_play_marker(draw, x + round(8 * u), cy, round(9 * u), ink)
+            x += round(26 * u)
+        size = round(24 * u)
+        draw_text(draw, (x, cy), name, size, ink, bold=True, anchor="lm")
+        x += text_width(name, size, bold=True) + round(12 * u)
+        # The tile count on a little tile.
+        tw, th = round(40 * u), round(32 * u)
+        draw.rounded_rectangle(
+            (x, cy - th / 2, x + tw, cy + th / 2),
+            radius=round(6 * u),
+            fill=theme.tile_face,
+            outline=theme.tile_outline,
+        )
+        draw_text(
+            draw,
+            (x + tw / 2, cy),
+            str(player.tile_count),
+            round(20 * u),
+            (32, 33, 36),
+            bold=True,
+            anchor="mm",
+        )
+        x += tw + round(10 * u)
+        if not player.melded:
+            muted = ink if current else theme.muted
+            draw_text(draw, (x, cy), "no meld", round(17 * u), muted, anchor="lm")
+
+
+def choose_tile_width(
+    slots: Sequence[MeldSlot], area_width: int, max_area_height: int, width: int
+) -> int:
+    """The largest tile size whose layout fits the area (the smallest one if none does)."""
+    u = _unit(width)
+    sizes = [max(24, round(s * u)) for s in TILE_SIZES]
+    for size in sizes:
+        if not fits_width(slots, area_width, size):
+            continue
+        if layout_melds(slots, 0, 0, area_width, size).height <= max_area_height:
+            return size
+    return sizes[-1]
+
+
+def layout_table(
+    view: TableView, *, width: int = DEFAULT_WIDTH, max_height: int | None = None
+) -> TableLayout:
+    """Where every part of the table image goes (the same layout ``draw_table`` paints)."""
+    if width < 480:
+        raise ValueError(f"A table image needs a width of at least 480 pixels, not {width}.")
+    u = _unit(width)
+    margin = round(28 * u)
+    header = layout_header(view.players, width, margin)
+    caption_h = round(50 * u) if view.caption else 0
+    limit = max_height if max_height is not None else round(width * 0.9)
+    area_w = width - 2 * margin
+    area_max = max(100, limit - header.height - caption_h - margin)
+    tile_w = choose_tile_width(view.melds, area_w, area_max, width)
+    area = layout_melds(view.melds, margin, header.height, area_w, tile_w)
+    area_h = area.height if view.melds else round(160 * u)
+    area_box = Box(margin, header.height, area_w, area_h)
+    y = header.height + area_h + round(14 * u)
+    caption_box = None
+    if view.caption:
+        caption_box = Box(margin, y, area_w, caption_h - round(14 * u))
+        y += caption_h
+    height = y + margin - round(14 * u)
+    return TableLayout(width, height, margin, header, area, area_box, caption_box)
+
+
+def paint_melds(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    area: MeldArea,
+    state_of: Callable[[Tile], TileState],
+    *,
+    show_reasons: bool = True,
+) -> None:
+    """Trays, number badges (with the reason for an invalid meld) and tiles."""
+    m = MeldMetrics(area.tile_width)
+    tray_fill: dict[int, tuple[int, int, int]] = {}
+    for pm in area.melds:
+        bad = pm.slot.error is not None
+        fill = theme.error_tray if bad else theme.tray
+        tray_fill[pm.slot.number] = fill
+        t = pm.tray
+        draw.rounded_rectangle(
+            (t.x, t.y, t.right - 1, t.bottom - 1),
+            radius=round(m.pad * 1.6),
+            fill=fill,
+            outline=theme.error if bad else theme.tray_edge,
+            width=max(2, m.pad // 2) if bad else 1,
+        )
+        size = m.label_size
+        text = str(pm.slot.number)
+        bh = pm.label.h - max(3, m.pad // 2)
+        bw = max(bh, text_width(text, size, bold=True) + bh // 2)
+        bx, by = pm.label.x + m.pad, pm.label.y
+        badge = theme.error if bad else theme.text
+        draw.rounded_rectangle((bx, by, bx + bw, by + bh), radius=bh // 2, fill=badge)
+        draw_text(
+            draw, (bx + bw / 2, by + bh / 2), text, size, theme.background, bold=True, anchor="mm"
+        )
+        if bad and show_reasons and pm.slot.error:
+            room = pm.label.right - (bx + bw + m.pad)
+            reason = fit_text(pm.slot.error, size, max(10, room))
+            draw_text(
+                draw, (bx + bw + m.pad // 2, by + bh / 2), reason, size, theme.error, anchor="lm"
+            )
+        if not pm.slot.tiles:
+            draw_text(draw, t.center, "empty", size, theme.muted, anchor="mm")
+    for pt in area.tiles:
+        joker = pt.tile.copy if pt.tile.is_joker else None
+        draw_tile(
+            canvas,
+            theme,
+            pt.box.x,
+            pt.box.y,
+            pt.box.w,
+            pt.tile.face,
+            joker=joker,
+            stands_for=pt.face if pt.tile.is_joker else None,
+            state=state_of(pt.tile),
+            background=tray_fill[pt.meld or 0],
+        )
+
+
+def draw_caption(draw: ImageDraw.ImageDraw, theme: Theme, box: Box, text: str, width: int) -> None:
+    """The last move, with a swatch in the highlight colour as its legend."""
+    u = _unit(width)
+    sw, sh = round(22 * u), round(28 * u)
+    cy = box.y + box.h / 2
+    draw.rounded_rectangle(
+        (box.x, cy - sh / 2, box.x + sw, cy + sh / 2),
+        radius=round(5 * u),
+        fill=theme.highlight_face,
+        outline=theme.highlight_ring,
+        width=max(2, round(3 * u)),
+    )
+    size = round(24 * u)
+    x = box.x + sw + round(12 * u)
+    draw_text(draw, (x, cy), fit_text(text, size, box.right - x), size, theme.text, anchor="lm")
+
+
+def draw_table(
+    view: TableView,
+    *,
+    theme: str | Theme = "light",
+    width: int = DEFAULT_WIDTH,
+    max_height: int | None = None,
+) -> Image.Image:
+    """The table as a Pillow image (use ``render_table`` for PNG bytes)."""
+    th = get_theme(theme)
+    lay = layout_table(view, width=width, max_height=max_height)
+    canvas = Image.new("RGB", (lay.width, lay.height), th.background)
+    draw = ImageDraw.Draw(canvas)
+    draw_status(
+        draw,
+        th,
+        width,
+        lay.margin,
+        title=view.title,
+        seconds_left=view.seconds_left,
+        pool_size=view.pool_size,
+    )
+    draw_players(draw, th, width, lay.header)
+    if view.melds:
+        highlight = view.highlight
+
+        def state_of(tile: Tile) -> TileState:
+            return "highlight" if tile in highlight else "plain"
+
+        paint_melds(canvas, draw, th, lay.area, state_of)
+    else:
+        b = lay.area_box
+        draw.rounded_rectangle(
+            (b.x, b.y, b.right, b.bottom), radius=round(18 * _unit(width)), fill=th.tray
+        )
+        draw_text(
+            draw,
+            b.center,
+            "No melds on the table yet",
+            round(30 * _unit(width)),
+            th.muted,
+            anchor="mm",
+        )
+    if lay.caption_box is not None:
+        draw_caption(draw, th, lay.caption_box, view.caption, width)
+    return canvas
+
+
+def render_table(
+    view: TableView,
+    *,
+    theme: str | Theme = "light",
+    width: int = DEFAULT_WIDTH,
+    max_height: int | None = None,
+) -> bytes:
+    """PNG bytes of the table image: pure and thread-safe (call it via ``asyncio.to_thread``)."""
+    return encode_png(draw_table(view, theme=theme, width=width, max_height=max_height))

@@ -1,0 +1,224 @@
+"""What the renderers draw: small frozen snapshots built from engine types.
+
+A view holds only plain values (tiles, faces, names, numbers), so it can be handed to another
+thread and rendered there while the game moves on. Builders turn engine objects into views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.errors import InvalidMeldError
+from engine.melds import Meld, analyse
+from engine.notation import parse_meld_tokens, parse_tokens
+from engine.tiles import Face, Tile, distinct_copies, sort_tiles
+
+SortBy = Literal["color", "number", "none"]
+
+
+def short_reason(message: str) -> str:
+    """The reason part of an ``InvalidMeldError`` sentence ("7 is missing")."""
+    marker = "is not a valid set: "
+    reason = message.split(marker, 1)[1] if marker in message else message
+    return reason.rstrip(".")
+
+
+@dataclass(frozen=True, slots=True)
+class MeldSlot:
+    """One numbered meld position: its tiles, what each shows, and why it is invalid if it is.
+
+    ``faces[i]`` is what ``tiles[i]`` shows or, for a joker, stands for (``None`` when a joker
+    in an invalid meld stands for nothing yet). An empty slot is a meld emptied during a draft;
+    it keeps its number so the numbers a player sees stay valid.
+    """
+
+    number: int
+    tiles: tuple[Tile, ...]
+    faces: tuple[Face | None, ...]
+    error: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.tiles) != len(self.faces):
+            raise ValueError("a meld slot needs one face per tile")
+
+    @classmethod
+    def from_meld(cls, number: int, meld: Meld) -> MeldSlot:
+        return cls(number, meld.tiles, meld.faces)
+
+    @classmethod
+    def from_tiles(
+        cls, number: int, tiles: Sequence[Tile], pins: Mapping[Tile, Face] | None = None
+    ) -> MeldSlot:
+        """Check ``tiles``: a valid meld is shown in canonical order with joker faces, an
+        invalid one as given, with the reason."""
+        if not tiles:
+            return cls(number, (), ())
+        index_pins = {i: pins[t] for i, t in enumerate(tiles) if pins and t in pins}
+        try:
+            meld = analyse(list(tiles), index_pins, None)
+        except InvalidMeldError as err:
+            faces = tuple(None if t.is_joker else t.face for t in tiles)
+            return cls(number, tuple(tiles), faces, short_reason(str(err)))
+        return cls.from_meld(number, meld)
+
+    @property
+    def is_valid(self) -> bool:
+        return self.error is None and bool(self.tiles)
+
+    def labels(self) -> tuple[str, ...]:
+        """Tile codes with jokers as what they stand for: ``J=R4``, ``J=9``, ``J``."""
+        out = []
+        for tile, face in zip(self.tiles, self.faces, strict=True):
+            if tile.is_joker:
+                out.append("J" if face is None else f"J={face}")
+            else:
+                out.append(str(tile))
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A seat as the header shows it."""
+
+    name: str
+    tile_count: int
+    is_current: bool = False
+    melded: bool = True
+    is_ai: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The shared table: numbered melds, the players in turn order and the turn's status.
+
+    ``highlight`` holds the tiles the last committed move placed or moved.
+    """
+
+    melds: tuple[MeldSlot, ...]
+    players: tuple[PlayerInfo, ...] = ()
+    pool_size: int | None = None
+    seconds_left: int | None = None
+    highlight: frozenset[Tile] = frozenset()
+    title: str = "Rummikub"
+    caption: str = ""
+
+    @property
+    def tile_count(self) -> int:
+        return sum(len(m.tiles) for m in self.melds)
+
+    @property
+    def current(self) -> PlayerInfo | None:
+        return next((p for p in self.players if p.is_current), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RackView:
+    """One player's rack; ``new_tiles`` are the ones just drawn (marked)."""
+
+    tiles: tuple[Tile, ...]
+    new_tiles: frozenset[Tile] = frozenset()
+    sort_by: SortBy = "color"
+    owner: str = ""
+
+    def ordered(self) -> tuple[Tile, ...]:
+        if self.sort_by == "none":
+            return self.tiles
+        return tuple(sort_tiles(self.tiles, by=self.sort_by))
+
+
+@dataclass(frozen=True, slots=True)
+class DraftView:
+    """A player's private turn in progress: the draft table, what changed, and the rack left.
+
+    ``changed`` holds tiles placed or moved this turn; invalid melds carry their reason in
+    ``MeldSlot.error``; ``problems`` are the sentences that stop ``done`` from committing.
+    """
+
+    melds: tuple[MeldSlot, ...]
+    rack: RackView
+    changed: frozenset[Tile] = frozenset()
+    problems: tuple[str, ...] = ()
+    seconds_left: int | None = None
+    player: str = ""
+    title: str = "Your turn"
+
+    @property
+    def is_legal(self) -> bool:
+        return not self.problems and all(m.error is None for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line: this game's result and/or the match so far."""
+
+    name: str
+    score: int
+    delta: int | None = None
+    games_won: int | None = None
+    rack: tuple[Tile, ...] = ()
+    is_winner: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsView:
+    """A game result (``delta`` and ``rack`` set) or match standings (``games_won`` set)."""
+
+    rows: tuple[StandingRow, ...]
+    title: str = "Standings"
+    subtitle: str = ""
+    kind: Literal["game", "match"] = "match"
+    notes: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------------------------------------
+# Builders
+
+
+def slots_from_melds(melds: Iterable[Meld], start: int = 1) -> tuple[MeldSlot, ...]:
+    return tuple(MeldSlot.from_meld(i, m) for i, m in enumerate(melds, start=start))
+
+
+def slots_from_text(text: str, used: Iterable[Tile] = ()) -> tuple[MeldSlot, ...]:
+    """Parse ``"R4 R5 R6 / K9 B9 O9"`` into numbered slots (invalid melds keep their reason).
+
+    Repeated faces become distinct physical copies across the whole table (and apart from the
+    tiles in ``used``), so ``R7`` in two melds means both copies.
+    """
+    groups = parse_meld_tokens(text)
+    taken = set(used)
+    slots = []
+    for number, tokens in enumerate(groups, start=1):
+        tiles = []
+        for token in tokens:
+            tile = token.tile
+            while tile in taken:
+                tile = tile.with_copy(tile.copy + 1)
+            taken.add(tile)
+            tiles.append(tile)
+        pins = {tiles[i]: t.pin for i, t in enumerate(tokens) if t.pin is not None}
+        slots.append(MeldSlot.from_tiles(number, tiles, pins))
+    return tuple(slots)
+
+
+def tiles_from_text(text: str, used: Iterable[Tile] = ()) -> tuple[Tile, ...]:
+    """Parse a rack such as ``"R7 J K1"``; copies stay distinct from ``used``."""
+    taken = set(used)
+    out = []
+    for tile in distinct_copies(t.tile for t in parse_tokens(text)):
+        while tile in taken:
+            tile = tile.with_copy(tile.copy + 1)
+        taken.add(tile)
+        out.append(tile)
+    return tuple(out)
+
+
+def clock_text(seconds: int) -> str:
+    """Time left as people read it: ``0:42``, ``12:05``, ``5h 12m``, ``2d 3h``."""
+    seconds = max(0, seconds)
+    if seconds < 3600:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    if seconds < 86400:
+        return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"
+    return f"{seconds // 86400}d {seconds % 86400 // 3600}h"
