@@ -321,9 +321,8 @@ class FakeDiscord:
             out = []
             for message in self.messages.values():
                 where, target = message.audience
-                if (
-                    (where == "channel" and target in channel_ids)
-                    or (where in ("dm", "ephemeral") and target == user_id)
+                if (where == "channel" and target in channel_ids) or (
+                    where in ("dm", "ephemeral") and target == user_id
                 ):
                     out.append(message)
             return out
@@ -402,11 +401,17 @@ class FakeDiscord:
                     del self.rate_limit_once[index]
                     self.sent_429 += 1
                     return _respond(
-                        {"message": "You are being rate limited.", "retry_after": 0.05,
-                         "global": False},
+                        {
+                            "message": "You are being rate limited.",
+                            "retry_after": 0.05,
+                            "global": False,
+                        },
                         status=429,
-                        headers={"Via": "1.1 google", "Retry-After": "1",
-                                 "X-RateLimit-Scope": "user"},
+                        headers={
+                            "Via": "1.1 google",
+                            "Retry-After": "1",
+                            "X-RateLimit-Scope": "user",
+                        },
                     )
             return self._route(method, path, request)
 
@@ -415,14 +420,24 @@ class FakeDiscord:
         payload = request["payload"]
         files: list[tuple[str, bytes]] = request["files"]
         if method == "GET" and path == "/users/@me":
-            return _respond(self.bot_user.payload() | {"verified": True, "mfa_enabled": False,
-                                                       "flags": 0})
+            return _respond(
+                self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+            )
         if method == "GET" and path == "/oauth2/applications/@me":
             return _respond(self._application())
         if method == "GET" and path == "/gateway/bot":
-            return _respond({"url": "ws://127.0.0.1:1", "shards": 2,
-                             "session_start_limit": {"total": 1000, "remaining": 1000,
-                                                     "reset_after": 0, "max_concurrency": 1}})
+            return _respond(
+                {
+                    "url": "ws://127.0.0.1:1",
+                    "shards": 2,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 1000,
+                        "reset_after": 0,
+                        "max_concurrency": 1,
+                    },
+                }
+            )
         if parts[:1] == ["applications"] and parts[2:3] == ["commands"] and method == "PUT":
             return self._sync_commands(payload)
         if method == "POST" and path == "/users/@me/channels":
@@ -457,12 +472,19 @@ class FakeDiscord:
     def _sync_commands(self, payload: list[dict[str, Any]]) -> web.Response:
         problems = _validate_commands(payload)
         if problems:
-            return _respond({"code": 50035, "message": "Invalid Form Body",
-                             "errors": problems}, status=400)
+            return _respond(
+                {"code": 50035, "message": "Invalid Form Body", "errors": problems}, status=400
+            )
         out = []
         for command in payload:
-            out.append(command | {"id": str(snowflake()),
-                                  "application_id": str(self.application_id), "version": "1"})
+            out.append(
+                command
+                | {
+                    "id": str(snowflake()),
+                    "application_id": str(self.application_id),
+                    "version": "1",
+                }
+            )
         self.synced_commands = out
         return _respond(out)
 
@@ -472,8 +494,14 @@ class FakeDiscord:
             channel_id = snowflake()
             self.dm_channels[channel_id] = user_id
         user = self.users.get(user_id) or FakeUser(user_id, f"user{user_id}")
-        return _respond({"id": str(channel_id), "type": 1, "recipients": [user.payload()],
-                         "last_message_id": None})
+        return _respond(
+            {
+                "id": str(channel_id),
+                "type": 1,
+                "recipients": [user.payload()],
+                "last_message_id": None,
+            }
+        )
 
     def _new_message(
         self,
@@ -484,7 +512,10 @@ class FakeDiscord:
         flags: int = 0,
     ) -> FakeMessage:
         message = FakeMessage(
-            id=snowflake(), channel_id=channel_id, audience=audience, author=self.bot_user,
+            id=snowflake(),
+            channel_id=channel_id,
+            audience=audience,
+            author=self.bot_user,
             flags=flags,
         )
         self._apply(message, payload or {}, files, creating=True)
@@ -514,14 +545,19 @@ class FakeDiscord:
             for entry in payload["attachments"]:
                 key = f"files[{entry['id']}]"
                 if key in uploaded:
-                    new.append(FakeAttachment(snowflake(), entry.get("filename", key),
-                                              uploaded[key], entry.get("description", "")))
+                    new.append(
+                        FakeAttachment(
+                            snowflake(),
+                            entry.get("filename", key),
+                            uploaded[key],
+                            entry.get("description", ""),
+                        )
+                    )
                 elif int(entry["id"]) in kept:
                     new.append(kept[int(entry["id"])])
             message.attachments = new
         elif files:
-            message.attachments = [FakeAttachment(snowflake(), name, data)
-                                   for name, data in files]
+            message.attachments = [FakeAttachment(snowflake(), name, data) for name, data in files]
         if "flags" in payload and creating:
             message.flags |= int(payload["flags"] or 0)
         if not creating:
@@ -588,16 +624,21 @@ class FakeDiscord:
             audience = self._audience(interaction, flags)
             message = self._new_message(interaction.channel_id, audience, data, files, flags)
             interaction.original_id = message.id
-            info |= {"response_message_id": str(message.id),
-                     "response_message_ephemeral": message.ephemeral}
+            info |= {
+                "response_message_id": str(message.id),
+                "response_message_ephemeral": message.ephemeral,
+            }
             resource = {"type": 4, "message": message.payload()}
         elif kind == 5:
             flags = int(data.get("flags") or 0) | LOADING
             audience = self._audience(interaction, flags)
             message = self._new_message(interaction.channel_id, audience, {}, [], flags)
             interaction.original_id = message.id
-            info |= {"response_message_id": str(message.id), "response_message_loading": True,
-                     "response_message_ephemeral": message.ephemeral}
+            info |= {
+                "response_message_id": str(message.id),
+                "response_message_loading": True,
+                "response_message_ephemeral": message.ephemeral,
+            }
         elif kind in (6, 7):
             if interaction.message_id is None:
                 interaction.errors.append(40004)
@@ -710,3 +751,297 @@ def running_fake() -> Iterator[FakeDiscord]:
         yield fake
     finally:
         fake.stop()
+
+
+# --- the harness: a real discord.py bot logged in against the fake ------------------------------
+
+
+@dataclass
+class Member:
+    """A guild member as the interaction payload describes them."""
+
+    user: FakeUser
+    permissions: int
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "user": self.user.payload(),
+            "roles": [],
+            "joined_at": _now_iso(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(self.permissions),
+        }
+
+
+@dataclass
+class Outcome:
+    """What one injected interaction led to."""
+
+    interaction: FakeInteraction
+    touched: list[FakeMessage]
+
+    @property
+    def private(self) -> list[FakeMessage]:
+        return [m for m in self.touched if m.audience[0] in ("ephemeral", "dm")]
+
+    @property
+    def public(self) -> list[FakeMessage]:
+        return [m for m in self.touched if m.audience[0] == "channel"]
+
+    def text_for(self, user_id: int) -> str:
+        return "\n".join(
+            m.text for m in self.touched if m.audience in (("ephemeral", user_id), ("dm", user_id))
+        )
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        return self.interaction.autocomplete_choices or []
+
+
+class DiscordHarness:
+    """Logs a real discord.py bot in against a ``FakeDiscord`` and feeds it interactions.
+
+    Interactions enter exactly where the gateway would hand them over
+    (``ConnectionState.parse_interaction_create``); everything after that - command routing,
+    option conversion, autocomplete, DynamicItem dispatch, HTTP - is discord.py's own code.
+    """
+
+    #: VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
+    MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
+    MANAGE_CHANNELS = 1 << 4
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.guild_id = snowflake()
+        self.channel_id = snowflake()
+        self.bot: Any = None
+        self._old_base: str | None = None
+
+    async def login(self, bot: Any) -> None:
+        """Point discord.py at the fake and log ``bot`` in (runs its ``setup_hook``)."""
+        import discord
+
+        if self._old_base is None:
+            self._old_base = discord.http.Route.BASE
+        discord.http.Route.BASE = self.fake.base_url
+        self.bot = bot
+        await bot.login("fake-token")
+
+    async def close(self) -> None:
+        """Shut the bot down like a process exit (the fake keeps its messages)."""
+        import discord
+
+        if self.bot is not None:
+            await self.bot.close()
+            self.bot = None
+        if self._old_base is not None:
+            discord.http.Route.BASE = self._old_base
+            self._old_base = None
+
+    def member(self, name: str, *, manage_channels: bool = False) -> Member:
+        permissions = self.MEMBER_PERMISSIONS | (self.MANAGE_CHANNELS if manage_channels else 0)
+        return Member(self.fake.add_user(name), permissions)
+
+    # payloads ---------------------------------------------------------------------------------
+
+    def _base(
+        self, kind: int, member: Member, fake_interaction: FakeInteraction, channel_id: int
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "id": str(fake_interaction.id),
+            "application_id": str(self.fake.application_id),
+            "type": kind,
+            "token": fake_interaction.token,
+            "version": 1,
+            "locale": "en-US",
+            "attachment_size_limit": 8 * 1024 * 1024,
+            "entitlements": [],
+            "app_permissions": str((1 << 53) - 1),
+        }
+        if channel_id in self.fake.dm_channels:
+            payload["channel_id"] = str(channel_id)
+            payload["channel"] = {
+                "id": str(channel_id),
+                "type": 1,
+                "recipients": [member.user.payload()],
+            }
+            payload["user"] = member.user.payload()
+            payload["context"] = 1
+        else:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["channel_id"] = str(channel_id)
+            payload["channel"] = {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(self.guild_id),
+                "name": "rummikub",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "rate_limit_per_user": 0,
+                "topic": None,
+            }
+            payload["member"] = member.payload()
+            payload["context"] = 0
+        return payload
+
+    def _command_options(
+        self, path: str, options: dict[str, Any], focused: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Build ``data`` for ``/rummikub <path>`` from the bot's own command tree."""
+        from discord import AppCommandOptionType, app_commands
+
+        words = path.split()
+        root = self.bot.tree.get_command(words[0])
+        if root is None:
+            raise LookupError(f"no command /{words[0]}")
+        node: Any = root
+        chain: list[Any] = [root]
+        for word in words[1:]:
+            node = node.get_command(word)
+            if node is None:
+                raise LookupError(f"no command /{path}")
+            chain.append(node)
+        if not isinstance(node, app_commands.Command):
+            raise LookupError(f"/{path} is a group, not a command")
+        resolved: dict[str, Any] = {}
+        leaf_options: list[dict[str, Any]] = []
+        by_name = {p.display_name: p for p in node.parameters}
+        for name, value in options.items():
+            if name not in by_name:
+                raise LookupError(f"/{path} has no option {name!r}; it has {sorted(by_name)}")
+            parameter = by_name[name]
+            option: dict[str, Any] = {"name": name, "type": parameter.type.value}
+            if parameter.type is AppCommandOptionType.user:
+                member = value
+                option["value"] = str(member.id)
+                resolved.setdefault("users", {})[str(member.id)] = member.user.payload()
+                resolved.setdefault("members", {})[str(member.id)] = {
+                    k: v for k, v in member.payload().items() if k != "user"
+                }
+            else:
+                option["value"] = value
+            if name == focused:
+                option["focused"] = True
+            leaf_options.append(option)
+        inner: list[dict[str, Any]] = leaf_options
+        for level in reversed(chain[1:]):
+            kind = 1 if isinstance(level, app_commands.Command) else 2
+            inner = [{"name": level.name, "type": kind, "options": inner}]
+        data: dict[str, Any] = {
+            "id": str(snowflake()),
+            "name": root.name,
+            "type": 1,
+            "options": inner,
+        }
+        if resolved:
+            data["resolved"] = resolved
+        return data, resolved
+
+    # injection ----------------------------------------------------------------------------------
+
+    async def _inject(self, payload: dict[str, Any], fake_interaction: FakeInteraction) -> Outcome:
+        before_versions = {mid: len(m.versions) for mid, m in self.fake.messages.items()}
+        baseline = asyncio.all_tasks()
+        self.bot._connection.parse_interaction_create(payload)
+        await self.settle(baseline)
+        with self.fake.lock:
+            touched = [
+                m
+                for mid, m in self.fake.messages.items()
+                if len(m.versions) > before_versions.get(mid, 0)
+                or (m.deleted and mid in before_versions and not m.loading)
+            ]
+        return Outcome(fake_interaction, touched)
+
+    async def settle(
+        self,
+        baseline: set[asyncio.Task[Any]] | None = None,
+        quiet: float = 0.3,
+        timeout: float = 20.0,
+    ) -> None:
+        """Wait until the bot has finished reacting: every task it started is done, or only
+        sleepers (turn timers) are left and the fake has seen no request for ``quiet`` s."""
+        loop = asyncio.get_running_loop()
+        me = asyncio.current_task()
+        baseline = baseline or set()
+        deadline = loop.time() + timeout
+        last_count = len(self.fake.requests)
+        idle_since = loop.time()
+        while True:
+            pending = [
+                t for t in asyncio.all_tasks() if t is not me and t not in baseline and not t.done()
+            ]
+            if not pending:
+                return
+            done, _ = await asyncio.wait(pending, timeout=0.02)
+            count = len(self.fake.requests)
+            now = loop.time()
+            if done or count != last_count:
+                idle_since = now
+                last_count = count
+            elif now - idle_since > quiet:
+                return
+            if now > deadline:
+                raise TimeoutError(f"the bot is still busy: {pending}")
+
+    async def slash(
+        self, member: Member, path: str, *, channel_id: int | None = None, **options: Any
+    ) -> Outcome:
+        """Run ``/rummikub <path>`` (``path`` like "play" or "manage kick") with options."""
+        channel_id = channel_id or self.channel_id
+        data, _ = self._command_options(f"rummikub {path}", options, None)
+        interaction = self.fake.register_interaction(2, member.id, channel_id)
+        payload = self._base(2, member, interaction, channel_id) | {"data": data}
+        return await self._inject(payload, interaction)
+
+    async def autocomplete(
+        self, member: Member, path: str, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
+        data, _ = self._command_options(f"rummikub {path}", options, focused)
+        interaction = self.fake.register_interaction(4, member.id, self.channel_id)
+        payload = self._base(4, member, interaction, self.channel_id) | {"data": data}
+        outcome = await self._inject(payload, interaction)
+        return outcome.choices
+
+    async def click(self, member: Member, message: FakeMessage, label: str) -> Outcome:
+        """Press the button with this label on a message the fake holds."""
+        button = message.button(label)
+        return await self.press(member, message, button["custom_id"], 2)
+
+    async def choose(
+        self, member: Member, message: FakeMessage, values: list[str], select_index: int = 0
+    ) -> Outcome:
+        select = message.selects()[select_index]
+        allowed = {o["value"] for o in select["options"]}
+        missing = [v for v in values if v not in allowed]
+        if missing:
+            raise LookupError(f"values {missing} are not options of select {select_index}")
+        return await self.press(member, message, select["custom_id"], 3, values)
+
+    async def press(
+        self,
+        member: Member,
+        message: FakeMessage,
+        custom_id: str,
+        component_type: int,
+        values: list[str] | None = None,
+    ) -> Outcome:
+        interaction = self.fake.register_interaction(
+            3, member.id, message.channel_id, message_id=message.id
+        )
+        payload = self._base(3, member, interaction, message.channel_id)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = values
+        payload["data"] = data
+        payload["message"] = message.payload()
+        return await self._inject(payload, interaction)

@@ -1,0 +1,1011 @@
+"""Discord adapter: ``/rummikub`` slash commands and buttons in, ``Reply`` objects out.
+
+Thin by design: every command, button press and select choice becomes one
+``GameService.handle(player, channel, text, admin=...)`` call, and the replies it returns are sent
+as Discord messages. No game rule lives here. What does live here is transport:
+
+- acknowledging each interaction at once (Discord allows 3 s), privately for slash commands so a
+  private answer can never leak (the first followup after a "thinking" defer takes the defer's
+  visibility);
+- private replies: ephemeral to the person who acted, by DM to anyone else; racks go by DM and,
+  when the user refuses DMs (50007), the channel is told once and gets a "Show my rack" button;
+- ``slot`` replies edit the message they name ("lobby", "table", "panel", "rack") in place;
+- buttons and selects carry their whole state in the ``custom_id`` (``DynamicItem``), so they work
+  after a restart and in any process of a sharded deployment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
+
+PLATFORM = "discord"
+COG_NAME = "Rummikub"
+log = logging.getLogger(__name__)
+
+# custom_id = "rk:<slot>:<channel id>:<index>:<command>" for buttons, "rs:..." for selects.
+# The channel id makes a button sent by DM act on the game channel; the index keeps custom ids
+# unique within a message; the slot tells which message a click came from (edit in place).
+BUTTON_TEMPLATE = r"rk:(?P<slot>[a-z_]*):(?P<chan>[0-9]+):(?P<n>[0-9]+):(?P<cmd>.+)"
+SELECT_TEMPLATE = r"rs:(?P<slot>[a-z_]*):(?P<chan>[0-9]+):(?P<n>[0-9]+):(?P<cmd>.+)"
+MAX_CUSTOM_ID = 100
+MAX_CONTENT = 2000
+MAX_FILES = 10
+MAX_ROWS = 5
+MAX_OPTIONS = 25
+DM_RETRY_SECONDS = 600.0
+DUPLICATE_SUFFIX = re.compile(r"~[0-9]+$")
+
+# The permissions the bot needs in a game channel (shown in the README invite URL).
+REQUIRED_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    use_application_commands=True,
+)
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+TEXT_INTERNAL_ERROR = "Sorry, that failed on my side; the game is saved, please try again."
+TEXT_STALE_BUTTON = (
+    "This button belongs to an older version of the bot and no longer works; "
+    "use /rummikub status to see the game."
+)
+TEXT_GUILD_ONLY = "Rummikub is played in a server channel: use /rummikub there."
+TEXT_NO_POST = (
+    "I can't post in this channel: give me the View Channel, Send Messages, Attach Files and "
+    "Embed Links permissions here."
+)
+
+
+def dm_closed_notice(user_id: int) -> str:
+    return (
+        f"<@{user_id}>, I can't send you direct messages (your privacy settings block them), "
+        "so your rack will not arrive by DM: press Show my rack or use /rummikub rack to see "
+        "it privately."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Completions:
+    """What autocomplete offers the invoker: their rack tiles and the table's melds."""
+
+    rack: tuple[str, ...] = ()
+    melds: tuple[tuple[int, str], ...] = ()
+
+
+@runtime_checkable
+class CompletionSource(Protocol):
+    """Optional extra a GameService may offer for autocomplete (read-only, fast)."""
+
+    async def completions(self, player: PlayerRef, channel: ChannelRef) -> Completions: ...
+
+
+# --- custom ids and components ---------------------------------------------------------------
+
+
+def make_custom_id(kind: str, slot: str | None, chan: str, index: int, command: str) -> str:
+    custom_id = f"{kind}:{slot or ''}:{chan}:{index}:{command}"
+    if len(custom_id) > MAX_CUSTOM_ID:
+        raise ValueError(f"button command too long for a Discord custom_id: {command!r}")
+    return custom_id
+
+
+def decode_values(values: Iterable[str]) -> list[str]:
+    """Select values made unique with a ``~n`` suffix go back to their plain text."""
+    return [DUPLICATE_SUFFIX.sub("", value) for value in values]
+
+
+class CommandButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=BUTTON_TEMPLATE
+):
+    """A button whose press sends its command to the game service, even after a restart."""
+
+    def __init__(self, item: discord.ui.Button[discord.ui.View], match: re.Match[str]) -> None:
+        super().__init__(item)
+        self.slot = match["slot"]
+        self.chan = match["chan"]
+        self.command = match["cmd"]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CommandButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog(COG_NAME)
+        if isinstance(cog, RummikubCog):
+            await cog.run(interaction, self.command, Clicked(self.slot, self.chan))
+
+
+class CommandSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=SELECT_TEMPLATE
+):
+    """A select whose choice sends ``f"{command} {values}"`` to the game service."""
+
+    def __init__(self, item: discord.ui.Select[discord.ui.View], match: re.Match[str]) -> None:
+        super().__init__(item)
+        self.slot = match["slot"]
+        self.chan = match["chan"]
+        self.command = match["cmd"]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CommandSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(item, match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = decode_values(data.get("values", []))
+        text = " ".join([self.command, *values])
+        cog = interaction.client.get_cog(COG_NAME)
+        if isinstance(cog, RummikubCog):
+            await cog.run(interaction, text, Clicked(self.slot, self.chan))
+
+
+def _button(button: Button, slot: str | None, chan: str, index: int) -> CommandButton:
+    custom_id = make_custom_id("rk", slot, chan, index, button.command)
+    item: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        label=button.label[:80],
+        style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+        custom_id=custom_id,
+    )
+    match = re.fullmatch(BUTTON_TEMPLATE, custom_id)
+    assert match is not None
+    return CommandButton(item, match)
+
+
+def _select_pages(select: Select) -> list[list[discord.SelectOption]]:
+    seen: dict[str, int] = {}
+    options: list[discord.SelectOption] = []
+    for option in select.options:
+        count = seen.get(option.value, 0)
+        seen[option.value] = count + 1
+        value = option.value if count == 0 else f"{option.value}~{count}"
+        options.append(
+            discord.SelectOption(
+                label=option.label[:100], value=value[:100], default=option.selected
+            )
+        )
+    return [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
+
+
+def _selects(select: Select, slot: str | None, chan: str, first_index: int) -> list[CommandSelect]:
+    pages = _select_pages(select)
+    out = []
+    for page_number, page in enumerate(pages, start=1):
+        custom_id = make_custom_id("rs", slot, chan, first_index + page_number - 1, select.command)
+        placeholder = select.placeholder
+        if len(pages) > 1:
+            first, last = page[0].label, page[-1].label
+            placeholder = f"{placeholder} ({page_number}/{len(pages)}: {first}-{last})"
+        max_values = max(1, min(select.max_values, len(page)))
+        item: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=custom_id,
+            placeholder=placeholder[:150],
+            min_values=min(select.min_values, max_values),
+            max_values=max_values,
+            options=page,
+        )
+        match = re.fullmatch(SELECT_TEMPLATE, custom_id)
+        assert match is not None
+        out.append(CommandSelect(item, match))
+    return out
+
+
+def build_view(reply: Reply) -> discord.ui.View | None:
+    """The reply's selects and button rows as a restart-proof view (at most 5 rows)."""
+    if not reply.selects and not reply.buttons:
+        return None
+    chan = reply.channel.chat_id
+    index = 0
+    select_rows: list[CommandSelect] = []
+    for select in reply.selects:
+        if not select.options:
+            continue
+        made = _selects(select, reply.slot, chan, index)
+        index += len(made)
+        select_rows.extend(made)
+    button_rows: list[list[CommandButton]] = []
+    for row in reply.buttons:
+        for start in range(0, len(row), 5):
+            chunk = []
+            for button in row[start : start + 5]:
+                chunk.append(_button(button, reply.slot, chan, index))
+                index += 1
+            button_rows.append(chunk)
+    room_for_selects = max(0, MAX_ROWS - len(button_rows))
+    if len(select_rows) > room_for_selects:
+        log.warning(
+            "reply has more rows than Discord allows; dropping %d select page(s)",
+            len(select_rows) - room_for_selects,
+        )
+        select_rows = select_rows[:room_for_selects]
+    view = discord.ui.View(timeout=None)
+    row_number = 0
+    for select_item in select_rows:
+        select_item.item.row = row_number
+        view.add_item(select_item)
+        row_number += 1
+    for button_row in button_rows[: MAX_ROWS - row_number]:
+        for button_item in button_row:
+            button_item.item.row = row_number
+            view.add_item(button_item)
+        row_number += 1
+    return view
+
+
+# --- rendering replies -------------------------------------------------------------------------
+
+
+def _mention_ids(reply: Reply) -> list[int]:
+    return [
+        int(p.user_id) for p in reply.mentions if p.platform == PLATFORM and p.user_id.isdigit()
+    ]
+
+
+def _chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Split long text at line breaks into Discord-sized messages."""
+    if len(text) <= limit:
+        return [text]
+    out: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            out.append(current)
+            current = ""
+        current += line
+    if current:
+        out.append(current)
+    return out
+
+
+@dataclass
+class Rendered:
+    """One reply as the keyword arguments of Discord message calls (long text split)."""
+
+    contents: list[str]
+    images: list[tuple[str, bytes, str]]
+    view: discord.ui.View | None
+    allowed_mentions: discord.AllowedMentions
+
+    def files(self) -> list[discord.File]:
+        return [
+            discord.File(io.BytesIO(png), filename=name, description=alt or None)
+            for name, png, alt in self.images[:MAX_FILES]
+        ]
+
+    @property
+    def single_content(self) -> str:
+        text = "".join(self.contents)
+        return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def render(reply: Reply) -> Rendered:
+    mention_ids = _mention_ids(reply)
+    text = reply.text
+    prefix = " ".join(f"<@{uid}>" for uid in mention_ids if f"<@{uid}>" not in text)
+    if prefix:
+        text = f"{prefix} {text}"
+    return Rendered(
+        contents=_chunks(text or "\u200b"),
+        images=[(image.filename, image.png, image.alt) for image in reply.images],
+        view=build_view(reply),
+        allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(uid) for uid in mention_ids]
+        ),
+    )
+
+
+# --- delivery ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Clicked:
+    """Where a button or select press came from, decoded from its custom id."""
+
+    slot: str
+    chan: str
+
+
+@dataclass
+class Invocation:
+    """One interaction being answered: who acted, what they sent, how it was acknowledged."""
+
+    interaction: discord.Interaction[Any]
+    player: PlayerRef
+    text: str
+    clicked: Clicked | None
+    thinking: bool  # the ephemeral "thinking" original still waits for content
+    posted_public: bool = False
+
+    @property
+    def clicked_private(self) -> bool:
+        message = self.interaction.message
+        if message is None:
+            return False
+        return message.flags.ephemeral or self.interaction.guild_id is None
+
+    @property
+    def asked_for_rack(self) -> bool:
+        words = self.text.split()
+        return bool(words) and words[0] == "rack"
+
+
+@dataclass
+class ReplySender:
+    """Sends ``Reply`` objects through Discord, for one bot (one process)."""
+
+    bot: commands.Bot
+    slots: dict[tuple[str, str], int] = field(default_factory=dict)
+    dm_slots: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    dm_closed: dict[str, float] = field(default_factory=dict)
+    told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
+
+    async def deliver(self, replies: Sequence[Reply], ctx: Invocation | None = None) -> None:
+        for reply in replies:
+            try:
+                if reply.private_to is None:
+                    await self._public(reply, ctx)
+                else:
+                    await self._private(reply, ctx)
+            except discord.HTTPException as error:
+                log.error("could not deliver a reply to %s: %s", reply.channel.key, error)
+                if ctx is not None and (
+                    reply.private_to is None or reply.private_to.same_person(ctx.player)
+                ):
+                    await self._tell_invoker(ctx, TEXT_INTERNAL_ERROR)
+        if ctx is not None and ctx.thinking:
+            await self._close_thinking(ctx)
+
+    async def outbox(self, reply: Reply) -> None:
+        """Replies caused by timers and AI turns (no interaction to answer)."""
+        await self.deliver([reply])
+
+    # public -----------------------------------------------------------------------------------
+
+    async def _public(self, reply: Reply, ctx: Invocation | None) -> None:
+        rendered = render(reply)
+        chan = reply.channel.chat_id
+        if reply.slot is not None:
+            if (
+                ctx is not None
+                and ctx.clicked is not None
+                and ctx.clicked.slot == reply.slot
+                and ctx.clicked.chan == chan
+                and not ctx.clicked_private
+            ):
+                message = await ctx.interaction.edit_original_response(
+                    content=rendered.single_content,
+                    attachments=rendered.files(),
+                    view=rendered.view,
+                    allowed_mentions=rendered.allowed_mentions,
+                )
+                self.slots[(chan, reply.slot)] = message.id
+                ctx.posted_public = True
+                return
+            known = self.slots.get((chan, reply.slot))
+            if known is not None:
+                partial = self.bot.get_partial_messageable(int(chan)).get_partial_message(known)
+                try:
+                    await partial.edit(
+                        content=rendered.single_content,
+                        attachments=rendered.files(),
+                        view=rendered.view,
+                        allowed_mentions=rendered.allowed_mentions,
+                    )
+                    if ctx is not None:
+                        ctx.posted_public = True
+                    return
+                except discord.NotFound:
+                    del self.slots[(chan, reply.slot)]
+        message_id = await self._post(rendered, chan, ctx)
+        if reply.slot is not None and message_id is not None:
+            self.slots[(chan, reply.slot)] = message_id
+
+    async def _post(self, rendered: Rendered, chan: str, ctx: Invocation | None) -> int | None:
+        channel = self.bot.get_partial_messageable(int(chan))
+        last: discord.Message | None = None
+        try:
+            for index, content in enumerate(rendered.contents):
+                final = index == len(rendered.contents) - 1
+                kwargs: dict[str, Any] = {}
+                if final:
+                    kwargs["files"] = rendered.files()
+                    if rendered.view is not None:
+                        kwargs["view"] = rendered.view
+                last = await channel.send(
+                    content, allowed_mentions=rendered.allowed_mentions, **kwargs
+                )
+        except discord.Forbidden as error:
+            log.warning("cannot post in channel %s: %s", chan, error)
+            if ctx is None or str(ctx.interaction.channel_id) != chan:
+                return None
+            # Interaction followups need no channel permission: answer there instead.
+            await self._tell_invoker(ctx, TEXT_NO_POST)
+            followup = await ctx.interaction.followup.send(
+                rendered.single_content,
+                files=rendered.files(),
+                view=rendered.view or discord.utils.MISSING,
+                allowed_mentions=rendered.allowed_mentions,
+                wait=True,
+            )
+            ctx.posted_public = True
+            return followup.id
+        if ctx is not None:
+            ctx.posted_public = True
+        return last.id if last is not None else None
+
+    # private ----------------------------------------------------------------------------------
+
+    async def _private(self, reply: Reply, ctx: Invocation | None) -> None:
+        target = reply.private_to
+        assert target is not None
+        if target.platform != PLATFORM:
+            log.error("dropping a private reply for %s: not a Discord user", target.key)
+            return
+        is_invoker = ctx is not None and target.same_person(ctx.player)
+        if ctx is not None and is_invoker and (reply.slot != "rack" or ctx.asked_for_rack):
+            await self._ephemeral(reply, ctx)
+            return
+        if await self._dm(reply, target):
+            return
+        if ctx is not None and is_invoker:
+            await self._ephemeral(reply, ctx)
+        await self._tell_dm_closed(target, reply.channel)
+
+    async def _ephemeral(self, reply: Reply, ctx: Invocation) -> None:
+        rendered = render(reply)
+        interaction = ctx.interaction
+        in_place = (
+            ctx.clicked is not None
+            and reply.slot is not None
+            and ctx.clicked.slot == reply.slot
+            and ctx.clicked_private
+        )
+        if in_place or ctx.thinking:
+            await interaction.edit_original_response(
+                content=rendered.single_content,
+                attachments=rendered.files(),
+                view=rendered.view,
+                allowed_mentions=rendered.allowed_mentions,
+            )
+            if ctx.thinking and not in_place:
+                ctx.thinking = False
+            return
+        for index, content in enumerate(rendered.contents):
+            final = index == len(rendered.contents) - 1
+            await interaction.followup.send(
+                content,
+                ephemeral=True,
+                files=rendered.files() if final else discord.utils.MISSING,
+                view=(rendered.view or discord.utils.MISSING) if final else discord.utils.MISSING,
+                allowed_mentions=rendered.allowed_mentions,
+                wait=True,
+            )
+
+    async def _dm(self, reply: Reply, target: PlayerRef) -> bool:
+        """Send by DM; False when the user refuses DMs (then the caller falls back)."""
+        closed_at = self.dm_closed.get(target.user_id)
+        if closed_at is not None and time.monotonic() - closed_at < DM_RETRY_SECONDS:
+            return False
+        rendered = render(reply)
+        key = (target.user_id, reply.channel.chat_id, reply.slot or "")
+        try:
+            dm = await self.bot.create_dm(discord.Object(int(target.user_id)))
+            known = self.dm_slots.get(key) if reply.slot else None
+            if known is not None:
+                try:
+                    await dm.get_partial_message(known).edit(
+                        content=rendered.single_content,
+                        attachments=rendered.files(),
+                        view=rendered.view,
+                    )
+                    return True
+                except discord.NotFound:
+                    del self.dm_slots[key]
+            last: discord.Message | None = None
+            for index, content in enumerate(rendered.contents):
+                final = index == len(rendered.contents) - 1
+                kwargs: dict[str, Any] = {}
+                if final:
+                    kwargs["files"] = rendered.files()
+                    if rendered.view is not None:
+                        kwargs["view"] = rendered.view
+                last = await dm.send(content, **kwargs)
+        except discord.Forbidden as error:
+            log.info("DM to %s refused (%s): falling back", target.user_id, error.code)
+            self.dm_closed[target.user_id] = time.monotonic()
+            return False
+        self.dm_closed.pop(target.user_id, None)
+        if reply.slot and last is not None:
+            self.dm_slots[key] = last.id
+        return True
+
+    async def _tell_dm_closed(self, target: PlayerRef, channel: ChannelRef) -> None:
+        key = (target.user_id, channel.chat_id)
+        if key in self.told_dm_closed:
+            return
+        self.told_dm_closed.add(key)
+        notice = Reply(
+            channel=channel,
+            text=dm_closed_notice(int(target.user_id)),
+            buttons=((Button("Show my rack", "rack", "primary"),),),
+            mentions=(target,),
+        )
+        await self._public(notice, None)
+
+    async def _tell_invoker(self, ctx: Invocation, text: str) -> None:
+        try:
+            if ctx.thinking:
+                await ctx.interaction.edit_original_response(content=text)
+                ctx.thinking = False
+            else:
+                await ctx.interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException as error:
+            log.error("could not tell %s about a failure: %s", ctx.player.key, error)
+
+    async def _close_thinking(self, ctx: Invocation) -> None:
+        """Nothing private came back: remove the "thinking" placeholder (or say done)."""
+        try:
+            if ctx.posted_public:
+                await ctx.interaction.delete_original_response()
+            else:
+                await ctx.interaction.edit_original_response(content="Done.")
+        except discord.HTTPException as error:
+            log.warning("could not close the deferred response: %s", error)
+        ctx.thinking = False
+
+
+# --- the cog -------------------------------------------------------------------------------------
+
+
+def player_of(user: discord.abc.User) -> PlayerRef:
+    return PlayerRef(PLATFORM, str(user.id), user.display_name)
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Channels in this channel, as computed by Discord in the interaction payload."""
+    if interaction.guild_id is None:
+        return False
+    permissions = interaction.permissions
+    return permissions.manage_channels or permissions.administrator
+
+
+Tiles = app_commands.Range[str, 1, 200]
+MELD_HELP = "meld number on the table (see /rummikub table)"
+
+
+@app_commands.guild_only()
+class RummikubCog(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="rummikub",
+    group_description="Play Rummikub in this channel",
+):
+    """``/rummikub <verb>``: every verb of the command language and the lobby."""
+
+    manage = app_commands.Group(
+        name="manage", description="Host or Manage Channels: settings, kick, cancel"
+    )
+
+    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+        super().__init__()
+        self.bot = bot
+        self.service = service
+        self.sender = ReplySender(bot)
+        service.set_outbox(self.sender.outbox)
+
+    # the single path every command, button and select goes through ---------------------------
+
+    async def run(
+        self, interaction: discord.Interaction[Any], text: str, clicked: Clicked | None = None
+    ) -> None:
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as error:
+            # Too late (10062) or already answered (40060): the user saw "interaction failed"
+            # and will retry; running the command now would surprise them.
+            log.warning("could not acknowledge %r (%s); not running it", text, error)
+            return
+        player = player_of(interaction.user)
+        chan = clicked.chan if clicked is not None else str(interaction.channel_id)
+        channel = ChannelRef(PLATFORM, chan)
+        ctx = Invocation(
+            interaction,
+            player,
+            text,
+            clicked,
+            thinking=interaction.type is not discord.InteractionType.component,
+        )
+        try:
+            replies = await self.service.handle(player, channel, text, admin=is_admin(interaction))
+        except Exception:
+            log.exception("the game service failed on %r", text)
+            replies = [Reply(channel, TEXT_INTERNAL_ERROR, private_to=player)]
+        await self.sender.deliver(replies, ctx)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = TEXT_GUILD_ONLY
+        elif isinstance(error, app_commands.TransformerError):
+            text = f"I could not read {error.value!r}: {error}"
+        else:
+            log.error("slash command failed", exc_info=error)
+            text = TEXT_INTERNAL_ERROR
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as send_error:
+            log.error("could not report a command error: %s", send_error)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer clicks on components that no current handler knows (old message formats)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if re.fullmatch(BUTTON_TEMPLATE, custom_id) or re.fullmatch(SELECT_TEMPLATE, custom_id):
+            return
+        await asyncio.sleep(0)
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(TEXT_STALE_BUTTON, ephemeral=True)
+            except discord.HTTPException as error:
+                log.warning("could not answer a stale component: %s", error)
+
+    # autocomplete -----------------------------------------------------------------------------
+
+    async def _completions(self, interaction: discord.Interaction[Any]) -> Completions:
+        if not isinstance(self.service, CompletionSource):
+            return Completions()
+        try:
+            return await asyncio.wait_for(
+                self.service.completions(
+                    player_of(interaction.user), ChannelRef(PLATFORM, str(interaction.channel_id))
+                ),
+                timeout=2.0,
+            )
+        except Exception:
+            log.exception("autocomplete failed")
+            return Completions()
+
+    async def complete_tiles(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Complete the last tile of a tile list from the invoker's rack."""
+        rack = list((await self._completions(interaction)).rack)
+        words = current.split()
+        done_words = words if current.endswith(" ") or not words else words[:-1]
+        partial = "" if current.endswith(" ") or not words else words[-1]
+        remaining = list(rack)
+        for word in done_words:
+            if word.upper() in remaining:
+                remaining.remove(word.upper())
+        head = " ".join(done_words)
+        choices: list[app_commands.Choice[str]] = []
+        seen: set[str] = set()
+        for tile in remaining:
+            if tile in seen or not tile.upper().startswith(partial.upper()):
+                continue
+            seen.add(tile)
+            value = f"{head} {tile}".strip()
+            choices.append(app_commands.Choice(name=value[:100], value=value[:100]))
+        return choices[:25]
+
+    async def complete_meld(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer "new meld" and the table's melds, shown with their tiles."""
+        melds = (await self._completions(interaction)).melds
+        typed = current.strip().lower()
+        choices: list[app_commands.Choice[str]] = []
+        if "new".startswith(typed):
+            choices.append(app_commands.Choice(name="new meld", value="new"))
+        for number, text in melds:
+            label = f"{number}: {text}"
+            if typed and not label.lower().startswith(typed):
+                continue
+            choices.append(app_commands.Choice(name=label[:100], value=str(number)))
+        return choices[:25]
+
+    # lobby ------------------------------------------------------------------------------------
+
+    @app_commands.command(name="start", description="Open a game lobby in this channel")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "start")
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "join")
+
+    @app_commands.command(name="leave", description="Leave the lobby (or give up your seat)")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "leave")
+
+    @app_commands.command(name="addbot", description="Seat an AI player in the lobby")
+    @app_commands.describe(level="how strong the AI plays (default: the channel's setting)")
+    async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
+        await self.run(interaction, f"addbot {level}" if level else "addbot")
+
+    @app_commands.command(name="deal", description="Deal the tiles and start playing")
+    async def deal(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "deal")
+
+    @manage.command(name="settings", description="Show or change this channel's game settings")
+    @app_commands.describe(
+        setting="which setting to change (leave empty to see them all)",
+        value="the new value, for example 25 for the opening threshold",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        setting: str | None = None,
+        value: str | None = None,
+    ) -> None:
+        words = ["settings", *(w for w in (setting, value) if w)]
+        await self.run(interaction, " ".join(words))
+
+    @manage.command(name="kick", description="Remove a player from the lobby or the game")
+    @app_commands.describe(player="the player to remove")
+    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        await self.run(interaction, f"kick {player.id}")
+
+    @manage.command(name="cancel", description="Cancel this channel's game")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "cancel")
+
+    # turn verbs -------------------------------------------------------------------------------
+
+    @app_commands.command(name="play", description="Play rack tiles as a new meld or onto meld N")
+    @app_commands.describe(
+        tiles="tiles from your rack, for example R5 R6 R7 or J K9 O9",
+        to="add them to this meld number instead of starting a new meld",
+    )
+    async def play(
+        self, interaction: discord.Interaction[Any], tiles: Tiles, to: str | None = None
+    ) -> None:
+        text = f"play {tiles}" + (f" to {to}" if to and to != "new" else "")
+        await self.run(interaction, text)
+
+    @app_commands.command(name="move", description="Move table tiles from one meld to another")
+    @app_commands.describe(
+        tiles="the table tiles to move, for example R7",
+        source="the meld number they are in now",
+        to="the meld number to move them to, or new",
+    )
+    @app_commands.rename(source="from")
+    async def move(
+        self, interaction: discord.Interaction[Any], tiles: Tiles, source: str, to: str
+    ) -> None:
+        await self.run(interaction, f"move {tiles} from {source} to {to}")
+
+    @app_commands.command(name="split", description="Split a run before the given tile")
+    @app_commands.describe(meld=MELD_HELP, at="the tile that starts the second part")
+    async def split(self, interaction: discord.Interaction[Any], meld: str, at: str) -> None:
+        await self.run(interaction, f"split {meld} at {at}")
+
+    @app_commands.command(
+        name="swap", description="Take a joker by putting the tile it stands for in its place"
+    )
+    @app_commands.describe(
+        meld="the meld number holding the joker", tile="the rack tile that replaces it"
+    )
+    async def swap(self, interaction: discord.Interaction[Any], meld: str, tile: str) -> None:
+        await self.run(interaction, f"swap J in {meld} with {tile}")
+
+    @app_commands.command(name="arrange", description="State the whole new table at once")
+    @app_commands.describe(melds="every meld, separated by /, for example R4 R5 R6 / K9 B9 O9")
+    async def arrange(
+        self, interaction: discord.Interaction[Any], melds: app_commands.Range[str, 1, 1500]
+    ) -> None:
+        await self.run(interaction, f"arrange {melds}")
+
+    @app_commands.command(
+        name="auto", description="Let the bot find a legal table using these tiles"
+    )
+    @app_commands.describe(tiles="rack tiles to include (leave empty to use as many as possible)")
+    async def auto(self, interaction: discord.Interaction[Any], tiles: Tiles | None = None) -> None:
+        await self.run(interaction, f"auto {tiles}" if tiles else "auto")
+
+    @app_commands.command(name="undo", description="Take back the last step of your turn")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "undo")
+
+    @app_commands.command(name="reset", description="Discard your whole draft for this turn")
+    async def reset(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "reset")
+
+    @app_commands.command(name="done", description="End your turn (with nothing played, you draw)")
+    async def done(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "done")
+
+    @app_commands.command(name="draw", description="Draw one tile and end your turn")
+    async def draw(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "draw")
+
+    @app_commands.command(name="hint", description="Show the best play for your rack (if allowed)")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "hint")
+
+    # information ------------------------------------------------------------------------------
+
+    @app_commands.command(name="rack", description="Show your rack privately")
+    async def rack(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "rack")
+
+    @app_commands.command(name="table", description="Show the table with numbered melds")
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "table")
+
+    @app_commands.command(name="status", description="Whose turn, time left, pool and tile counts")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "status")
+
+    @app_commands.command(name="score", description="This game's result and the match standings")
+    async def score(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "score")
+
+    @app_commands.command(name="leaderboard", description="This channel's best players")
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "leaderboard")
+
+    @app_commands.command(name="history", description="This channel's finished games")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "history")
+
+    @app_commands.command(name="rules", description="The official rules, briefly")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "rules")
+
+    @app_commands.command(name="help", description="How to play with this bot")
+    @app_commands.describe(topic="a verb or subject, for example play or jokers")
+    async def help_(self, interaction: discord.Interaction[Any], topic: str | None = None) -> None:
+        await self.run(interaction, f"help {topic}" if topic else "help")
+
+    # autocomplete wiring ------------------------------------------------------------------------
+
+    @play.autocomplete("tiles")
+    @auto.autocomplete("tiles")
+    @swap.autocomplete("tile")
+    async def _ac_rack(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.complete_tiles(interaction, current)
+
+    @play.autocomplete("to")
+    @move.autocomplete("to")
+    async def _ac_target(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.complete_meld(interaction, current)
+
+    @move.autocomplete("source")
+    @split.autocomplete("meld")
+    @swap.autocomplete("meld")
+    async def _ac_meld(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        choices = await self.complete_meld(interaction, current)
+        return [c for c in choices if c.value != "new"]
+
+
+class RummikubBot(commands.AutoShardedBot):
+    """The bot: no privileged intents, slash commands only, restart-proof components."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        sync_commands: bool = False,
+        guild_ids: Sequence[int] = (),
+        shard_count: int | None = None,
+        shard_ids: list[int] | None = None,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+        )
+        self.service = service
+        self.sync_commands = sync_commands
+        self.guild_ids = list(guild_ids)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CommandButton, CommandSelect)
+        await self.add_cog(RummikubCog(self, self.service))
+        if self.sync_commands:
+            await self.sync_now()
+
+    async def sync_now(self) -> None:
+        """Register the slash commands: per guild (instant) when given, else globally."""
+        if self.guild_ids:
+            for guild_id in self.guild_ids:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+
+def invite_url(application_id: int) -> str:
+    return discord.utils.oauth_url(
+        application_id,
+        permissions=REQUIRED_PERMISSIONS,
+        scopes=("bot", "applications.commands"),
+    )
+
+
+async def run_discord(
+    service: GameService,
+    token: str,
+    *,
+    sync_commands: bool = True,
+    guild_ids: Sequence[int] = (),
+    shard_count: int | None = None,
+    shard_ids: list[int] | None = None,
+) -> None:
+    """Run the Discord bot until it is stopped (used by ``rummikub run``).
+
+    Several processes may share one PostgreSQL-backed service: give each the same
+    ``shard_count`` and its own ``shard_ids``.
+    """
+    bot = RummikubBot(
+        service,
+        sync_commands=sync_commands,
+        guild_ids=guild_ids,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+    )
+    async with bot:
+        await bot.start(token)
