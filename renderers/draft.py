@@ -14,7 +14,7 @@ from engine.tiles import Tile
 from renderers.draw import TileState, draw_text, encode_png, text_width
 from renderers.layout import Box, MeldArea, layout_melds
 from renderers.rack import RackArea, layout_rack, paint_rack
-from renderers.table import DEFAULT_WIDTH, choose_tile_width, draw_status, fit_text, paint_melds
+from renderers.table import DEFAULT_WIDTH, choose_tile_width, draw_status, paint_melds, wrap_text
 from renderers.theme import Theme, get_theme
 from renderers.views import DraftView
 
@@ -28,7 +28,7 @@ class DraftLayout:
     area: MeldArea
     area_box: Box
     problems_y: int
-    problem_lines: tuple[str, ...]
+    problem_lines: tuple[tuple[bool, str], ...]
     rack_title_y: int
     rack: RackArea
 
@@ -50,14 +50,26 @@ def layout_draft(view: DraftView, *, width: int = DEFAULT_WIDTH) -> DraftLayout:
     area_h = area.height if view.melds else round(120 * u)
     y = top + area_h + round(16 * u)
     size = round(22 * u)
-    lines = tuple(fit_text(p, size, area_w - round(30 * u)) for p in view.problems)
+    lines = tuple(
+        (first, line)
+        for problem in view.problems
+        for first, line in _numbered(wrap_text(problem, size, area_w - round(30 * u)))
+    )
     problems_y = y
     y += len(lines) * round(34 * u) + (round(10 * u) if lines else 0)
     rack_title_y = y
     y += round(44 * u)
     rack_tile = min(round(64 * u), max(tile_w, round(56 * u)))
+    n = len(view.rack.tiles)
+    fit = max(1, (area_w - 6 * round(rack_tile * 0.3)) // (rack_tile + rack_tile // 14))
+    per_row = min(max(n, 1), fit)
     rack = layout_rack(
-        view.rack.ordered(), margin, y, tile_width=rack_tile, sort_by=view.rack.sort_by
+        view.rack.ordered(),
+        margin,
+        y,
+        tile_width=rack_tile,
+        per_row=per_row,
+        sort_by=view.rack.sort_by,
     )
     height = y + rack.height + margin
     return DraftLayout(
@@ -72,6 +84,10 @@ def layout_draft(view: DraftView, *, width: int = DEFAULT_WIDTH) -> DraftLayout:
         rack_title_y,
         rack,
     )
+
+
+def _numbered(lines: list[str]) -> list[tuple[bool, str]]:
+    return [(i == 0, line) for i, line in enumerate(lines)]
 
 
 def _legend(
@@ -130,10 +146,11 @@ def draw_draft(
         draw_text(draw, b.center, "The table is empty", round(28 * u), th.muted, anchor="mm")
     size = round(22 * u)
     y = lay.problems_y
-    for line in lay.problem_lines:
+    for first, line in lay.problem_lines:
         cy = y + round(16 * u)
         r = round(5 * u)
-        draw.ellipse((lay.margin + 4, cy - r, lay.margin + 4 + 2 * r, cy + r), fill=th.error)
+        if first:
+            draw.ellipse((lay.margin + 4, cy - r, lay.margin + 4 + 2 * r, cy + r), fill=th.error)
         draw_text(draw, (lay.margin + round(24 * u), cy), line, size, th.error, anchor="lm")
         y += round(34 * u)
     rack = view.rack

@@ -105,13 +105,13 @@ class MeldMetrics:
 
     def tray_width(self, slot: MeldSlot) -> int:
         """Room for the tiles, and for an invalid meld also for its reason (up to the width
-        of eight tiles), since the reason is what the player needs to read."""
+        of five tiles), since the reason is what the player needs to read."""
         n = max(1, len(slot.tiles))
         width = n * self.geo.width + (n - 1) * self.geo.gap + 2 * self.pad
         if slot.error:
             badge = max(self.label_h, text_width(str(slot.number), self.label_size, True))
             need = 3 * self.pad + badge + text_width(slot.error, self.label_size)
-            width = max(width, min(need, 8 * (self.geo.width + self.geo.gap)))
+            width = max(width, min(need, 5 * (self.geo.width + self.geo.gap)))
         return width
 
     @property

@@ -42,6 +42,24 @@ def fit_text(text: str, size: int, max_width: int, *, bold: bool = False) -> str
     return text.rstrip() + "…"
 
 
+def wrap_text(text: str, size: int, max_width: int, *, max_lines: int = 3) -> list[str]:
+    """Greedy word wrap to ``max_width`` pixels; the last allowed line is cut with an ellipsis."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if current and text_width(candidate, size) > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return [fit_text(line, size, max_width) for line in lines]
+
+
 @dataclass(frozen=True, slots=True)
 class Header:
     """Laid-out header parts: the title row and the player chips."""

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.errors import InvalidMeldError
 from engine.melds import Meld, analyse
 from engine.notation import parse_meld_tokens, parse_tokens
+from engine.scoring import EndReason
 from engine.tiles import Face, Tile, distinct_copies, sort_tiles
+
+if TYPE_CHECKING:
+    from engine.draft import Draft
+    from engine.game import Game
+    from engine.match import Match
 
 SortBy = Literal["color", "number", "none"]
 
@@ -222,3 +228,164 @@ def clock_text(seconds: int) -> str:
     if seconds < 86400:
         return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"
     return f"{seconds // 86400}d {seconds % 86400 // 3600}h"
+
+
+# ---------------------------------------------------------------------------------------------
+# Builders from a live game (engine.game, engine.draft, engine.match)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) and names[seat] else f"Player {seat + 1}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def last_move_caption(game: Game, names: Sequence[str]) -> str:
+    """One line about the last finished turn ("Bob played R5 R6 R7"), or "" before any."""
+    last = game.last
+    if last is None:
+        return ""
+    who = _name(names, last.seat)
+    late = " when time ran out" if last.timed_out else ""
+    if last.kind == "play":
+        placed = " ".join(str(t) for t in sort_tiles(last.placed))
+        return f"{who} played {placed}{late}"
+    if last.kind == "draw":
+        return f"{who} drew a tile{late}"
+    if last.kind == "penalty":
+        return f"{who} ran out of time mid-move and drew {_plural(len(last.drawn), 'tile')}"
+    return f"{who} passed (the pool is empty)"
+
+
+def table_view_from_game(
+    game: Game,
+    names: Sequence[str],
+    *,
+    seconds_left: int | None = None,
+    ai_seats: Iterable[int] = (),
+    title: str | None = None,
+) -> TableView:
+    """The shared table: players listed in turn order from the first player, the tiles the
+    last play placed highlighted."""
+    ai = set(ai_seats)
+    count = len(game.players)
+    order = [(game.starter + i) % count for i in range(count)]
+    players = tuple(
+        PlayerInfo(
+            _name(names, seat),
+            len(game.players[seat].rack),
+            is_current=seat == game.current and not game.finished,
+            melded=game.players[seat].melded,
+            is_ai=seat in ai,
+        )
+        for seat in order
+    )
+    last = game.last
+    highlight = frozenset(last.placed) if last is not None and last.kind == "play" else frozenset()
+    if title is None:
+        title = "Rummikub · game over" if game.finished else f"Rummikub · turn {game.turn}"
+    return TableView(
+        slots_from_melds(game.table),
+        players,
+        pool_size=len(game.pool),
+        seconds_left=None if game.finished else seconds_left,
+        highlight=highlight,
+        title=title,
+        caption=last_move_caption(game, names),
+    )
+
+
+def rack_view_from_game(
+    game: Game, seat: int, *, sort_by: SortBy = "color", owner: str = ""
+) -> RackView:
+    """A seat's rack with the tile drawn last marked."""
+    player = game.players[seat]
+    new = frozenset({player.drawn}) if player.drawn is not None else frozenset()
+    return RackView(tuple(player.rack), new_tiles=new, sort_by=sort_by, owner=owner)
+
+
+def draft_view_from_draft(
+    draft: Draft,
+    *,
+    player: str = "",
+    seconds_left: int | None = None,
+    sort_by: SortBy = "color",
+) -> DraftView:
+    """The private draft: slots keep their turn-long numbers; jokers taken from the table and
+    not yet placed are shown on the rack, marked."""
+    slots = []
+    for number, slot in enumerate(draft.slots, start=1):
+        if not slot.tiles:
+            slots.append(MeldSlot(number, (), ()))
+            continue
+        try:
+            slots.append(MeldSlot.from_meld(number, slot.meld()))
+        except InvalidMeldError as err:
+            faces = tuple(None if t.is_joker else t.face for t in slot.tiles)
+            slots.append(MeldSlot(number, slot.tiles, faces, short_reason(str(err))))
+    held = tuple(draft.held)
+    rack = RackView(draft.rack + held, new_tiles=frozenset(held), sort_by=sort_by)
+    return DraftView(
+        tuple(slots),
+        rack,
+        changed=draft.touched,
+        problems=tuple(draft.problems()) if draft.changed else (),
+        seconds_left=seconds_left,
+        player=player,
+    )
+
+
+def game_end_view(game: Game, names: Sequence[str], *, match: Match | None = None) -> StandingsView:
+    """A finished game: the winner, each rack left, this game's points and match totals."""
+    result = game.result
+    if result is None:
+        raise ValueError("The game is not over yet, so it has no result to show.")
+    totals = match.totals() if match is not None else list(result.scores)
+    rows = tuple(
+        StandingRow(
+            _name(names, seat),
+            totals[seat],
+            delta=result.scores[seat],
+            rack=tuple(sort_tiles(game.players[seat].rack)),
+            is_winner=seat == result.winner,
+        )
+        for seat in range(len(game.players))
+    )
+    winner = _name(names, result.winner)
+    if result.reason is EndReason.OUT:
+        title = f"Rummikub! {winner} wins"
+    else:
+        title = f"{winner} wins with the lowest rack"
+    subtitle = ""
+    if match is not None:
+        title += f" game {len(match.results)}"
+        subtitle = f"Game {len(match.results)} of {match.games}"
+    notes = () if result.reason is EndReason.OUT else ("The pool ran out and nobody could play.",)
+    return StandingsView(rows, title=title, subtitle=subtitle, kind="game", notes=notes)
+
+
+def match_view(match: Match, names: Sequence[str]) -> StandingsView:
+    """Match standings: games won, then total score; the leader (or winner) marked."""
+    wins, totals = match.wins(), match.totals()
+    winners = set(match.winners())
+    rows = tuple(
+        StandingRow(
+            _name(names, seat), totals[seat], games_won=wins[seat], is_winner=seat in winners
+        )
+        for seat in range(match.players)
+    )
+    played = len(match.results)
+    if match.finished:
+        champions = " and ".join(_name(names, s) for s in sorted(winners))
+        title = f"{champions} win{'s' if len(winners) == 1 else ''} the match"
+    else:
+        title = "Match standings"
+    return StandingsView(
+        rows,
+        title=title,
+        subtitle=f"After game {played} of {match.games}",
+        kind="match",
+        notes=("Most games won wins the match; total score breaks ties.",),
+    )
