@@ -107,7 +107,8 @@ def _legend(
     draw_text(draw, (x, cy), "placed or moved this turn", size, theme.muted, anchor="lm")
     x += text_width("placed or moved this turn", size) + round(30 * u)
     if view.is_legal:
-        status, ink = "Legal: done will commit it", theme.accent
+        status = "Legal: done will commit it" if view.changed else "All melds are valid"
+        ink = theme.accent
     else:
         bad = sum(1 for m in view.melds if m.error is not None)
         parts = []

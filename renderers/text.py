@@ -119,10 +119,11 @@ def table_text(view: TableView, *, emoji: bool = False, ansi: bool = False) -> s
         lines += [meld_line(m, view.highlight, emoji=emoji, ansi=ansi) for m in view.melds]
     else:
         lines.append("No melds on the table yet.")
-    if view.highlight or view.caption:
-        legend = "marked" if ansi else "[ ]"
-        caption = view.caption or "the last move"
-        lines.append(f"{legend} = last move: {caption}" if view.highlight else caption)
+    legend = "marked" if ansi else "[ ]"
+    if view.highlight:
+        lines.append(f"{legend} = last move" + (f": {view.caption}" if view.caption else ""))
+    elif view.caption:
+        lines.append(view.caption)
     return "\n".join(lines)
 
 
@@ -158,7 +159,7 @@ def draft_text(view: DraftView, *, emoji: bool = False, ansi: bool = False) -> s
     if view.changed:
         lines.append(f"{'marked' if ansi else '[ ]'} = placed or moved this turn")
     if view.is_legal:
-        lines.append("Legal: done will commit it.")
+        lines.append("Legal: done will commit it." if view.changed else "All melds are valid.")
     else:
         lines += [f"! {p}" for p in view.problems] or ["! Not legal yet."]
     lines.append(rack_text(view.rack, emoji=emoji, ansi=ansi))

@@ -1,0 +1,173 @@
+"""``rummikub render``: draw a table, a rack or a saved game to a PNG (or print it as text).
+
+Examples::
+
+    rummikub render --table "R4 R5 R6 / K9 B9 O9" --out table.png
+    rummikub render --table "R4 R5 R6 / K9 B9 O9" --rack "R7 J" --theme dark --out view.png
+    rummikub render --rack "R7 J K1 B5" --sort number --positions --out rack.png
+    rummikub render --snapshot game.txt --names "Ann,Ben,Cy" --out table.png
+    rummikub render --snapshot game.txt --seat 1 --out rack.png
+    rummikub render --table "R4 R5 R6" --text --emoji
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.tiles import Tile
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    what = parser.add_argument_group("what to draw (a table, a rack, both, or a snapshot)")
+    what.add_argument(
+        "--table", metavar="MELDS", help='melds separated by "/", e.g. "R4 R5 R6 / K9 B9 O9"'
+    )
+    what.add_argument("--rack", metavar="TILES", help='rack tiles, e.g. "R7 J K1"')
+    what.add_argument(
+        "--snapshot", metavar="FILE", type=Path, help="a saved game (Game.to_text) to draw"
+    )
+    what.add_argument(
+        "--seat", type=int, metavar="N", help="with --snapshot: draw seat N's rack (0-based)"
+    )
+    what.add_argument(
+        "--result", action="store_true", help="with --snapshot of a finished game: the result"
+    )
+    look = parser.add_argument_group("how it looks")
+    look.add_argument("--theme", choices=("light", "dark"), default="light")
+    look.add_argument("--width", type=int, default=1200, help="table image width in pixels")
+    look.add_argument("--sort", choices=("color", "number", "none"), default="color")
+    look.add_argument("--positions", action="store_true", help="number the rack tiles")
+    look.add_argument("--highlight", metavar="TILES", help="table tiles to mark as the last move")
+    look.add_argument("--names", metavar="A,B,...", help="player names in seat order")
+    look.add_argument("--title", help="title line of the table image")
+    out = parser.add_argument_group("output")
+    out.add_argument("--out", type=Path, metavar="FILE.png", help="write the PNG here")
+    out.add_argument("--text", action="store_true", help="also print the text rendering")
+    out.add_argument("--emoji", action="store_true", help="text: colour squares before tiles")
+    out.add_argument("--ansi", action="store_true", help="text: terminal colours")
+
+
+def main(args: argparse.Namespace) -> int:
+    from engine.errors import RummikubError
+
+    try:
+        png, text = _render(args)
+    except (RummikubError, ValueError, OSError) as err:
+        print(f"rummikub render: {err}", file=sys.stderr)
+        return 2
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_bytes(png)
+        print(f"wrote {args.out} ({len(png) // 1024} KB)")
+    if args.text or args.out is None:
+        print(text)
+    return 0
+
+
+def _render(args: argparse.Namespace) -> tuple[bytes, str]:
+    """PNG bytes and the text rendering of what the arguments ask for."""
+    from renderers import (
+        draft_text,
+        rack_text,
+        render_draft,
+        render_rack,
+        render_table,
+        table_text,
+    )
+    from renderers.views import (
+        DraftView,
+        RackView,
+        TableView,
+        slots_from_text,
+        tiles_from_text,
+    )
+
+    theme, emoji, ansi = args.theme, args.emoji, args.ansi
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if args.snapshot is not None:
+        if args.table or args.rack:
+            raise ValueError("Use --snapshot on its own, without --table or --rack.")
+        return _render_snapshot(args, names)
+    if args.seat is not None or args.result:
+        raise ValueError("--seat and --result need --snapshot.")
+    if not args.table and not args.rack:
+        raise ValueError('Say what to draw: --table "R4 R5 R6 / K9 B9 O9", --rack, or --snapshot.')
+    slots = slots_from_text(args.table) if args.table else ()
+    on_table: list[Tile] = [t for s in slots for t in s.tiles]
+    highlight = _pick(on_table, args.highlight) if args.highlight else frozenset()
+    if args.rack is None:
+        title = args.title or "Rummikub"
+        view = TableView(slots, highlight=highlight, title=title)
+        return (
+            render_table(view, theme=theme, width=args.width),
+            table_text(view, emoji=emoji, ansi=ansi),
+        )
+    rack = RackView(tiles_from_text(args.rack, used=on_table), sort_by=args.sort)
+    if args.table is None:
+        rack_png = render_rack(rack, theme=theme, positions=args.positions)
+        return rack_png, rack_text(rack, emoji=emoji, ansi=ansi, positions=args.positions)
+    problems = tuple(
+        f"Meld {s.number} ({' '.join(s.labels())}) is not valid: {s.error}."
+        for s in slots
+        if s.error
+    )
+    title = args.title or "Table and rack"
+    draft = DraftView(slots, rack, changed=highlight, problems=problems, title=title)
+    return (
+        render_draft(draft, theme=theme, width=args.width),
+        draft_text(draft, emoji=emoji, ansi=ansi),
+    )
+
+
+def _pick(tiles: list[Tile], text: str) -> frozenset[Tile]:
+    """The table tiles matching the faces in ``text`` (each face once per mention)."""
+    from engine.notation import parse_tiles
+
+    left = list(tiles)
+    chosen = []
+    for wanted in parse_tiles(text):
+        match = next((t for t in left if str(t) == str(wanted)), None)
+        if match is None:
+            raise ValueError(f"--highlight names {wanted}, which is not on the table.")
+        left.remove(match)
+        chosen.append(match)
+    return frozenset(chosen)
+
+
+def _render_snapshot(args: argparse.Namespace, names: list[str]) -> tuple[bytes, str]:
+    from engine.game import Game
+    from renderers import (
+        rack_text,
+        render_rack,
+        render_standings,
+        render_table,
+        standings_text,
+        table_text,
+    )
+    from renderers.views import game_end_view, rack_view_from_game, table_view_from_game
+
+    game = Game.from_text(args.snapshot.read_text(encoding="utf-8"))
+    count = len(game.players)
+    names = names + [f"Player {i + 1}" for i in range(len(names), count)]
+    if args.result:
+        if not game.finished:
+            raise ValueError("That game is not over yet, so it has no result to draw.")
+        view = game_end_view(game, names)
+        return render_standings(view, theme=args.theme), standings_text(view)
+    if args.seat is not None:
+        if not 0 <= args.seat < count:
+            raise ValueError(f"--seat must be between 0 and {count - 1} for this game.")
+        rack = rack_view_from_game(game, args.seat, sort_by=args.sort, owner=names[args.seat])
+        return (
+            render_rack(rack, theme=args.theme, positions=args.positions),
+            rack_text(rack, emoji=args.emoji, ansi=args.ansi, positions=args.positions),
+        )
+    table = table_view_from_game(game, names, title=args.title)
+    return (
+        render_table(table, theme=args.theme, width=args.width),
+        table_text(table, emoji=args.emoji, ansi=args.ansi),
+    )
