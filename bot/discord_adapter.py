@@ -611,6 +611,8 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 Tiles = app_commands.Range[str, 1, 200]
+LEVELS = ("easy", "medium", "hard")
+SETTINGS = ("threshold", "timer", "games", "hints", "edition", "timeout_penalty", "rack_size")
 MELD_HELP = "meld number on the table (see /rummikub table)"
 
 
@@ -757,8 +759,37 @@ class RummikubCog(
     # lobby ------------------------------------------------------------------------------------
 
     @app_commands.command(name="start", description="Open a game lobby in this channel")
-    async def start(self, interaction: discord.Interaction[Any]) -> None:
-        await self.run(interaction, "start")
+    @app_commands.describe(
+        threshold="points needed for the initial meld (official: 30)",
+        timer="seconds per turn (official: 60; hours for slow games, e.g. 3600)",
+        games="games in the match (default: as many as players)",
+        hints="allow /rummikub hint in this game",
+        edition="classic (106 tiles, 2-4 players) or xp (160 tiles, up to 6)",
+    )
+    @app_commands.choices(
+        edition=[
+            app_commands.Choice(name="classic", value="classic"),
+            app_commands.Choice(name="xp", value="xp"),
+        ]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        threshold: app_commands.Range[int, 0, 100] | None = None,
+        timer: app_commands.Range[int, 10, 604800] | None = None,
+        games: app_commands.Range[int, 1, 20] | None = None,
+        hints: bool | None = None,
+        edition: str | None = None,
+    ) -> None:
+        given = {
+            "threshold": threshold,
+            "timer": timer,
+            "games": games,
+            "hints": None if hints is None else ("on" if hints else "off"),
+            "edition": edition,
+        }
+        words = ["start", *(f"{k}={v}" for k, v in given.items() if v is not None)]
+        await self.run(interaction, " ".join(words))
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -769,7 +800,8 @@ class RummikubCog(
         await self.run(interaction, "leave")
 
     @app_commands.command(name="addbot", description="Seat an AI player in the lobby")
-    @app_commands.describe(level="how strong the AI plays (default: the channel's setting)")
+    @app_commands.describe(level="how strong the AI plays")
+    @app_commands.choices(level=[app_commands.Choice(name=n, value=n) for n in LEVELS])
     async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         await self.run(interaction, f"addbot {level}" if level else "addbot")
 
@@ -780,8 +812,9 @@ class RummikubCog(
     @manage.command(name="settings", description="Show or change this channel's game settings")
     @app_commands.describe(
         setting="which setting to change (leave empty to see them all)",
-        value="the new value, for example 25 for the opening threshold",
+        value="the new value: a number, on/off for hints, classic/xp for edition",
     )
+    @app_commands.choices(setting=[app_commands.Choice(name=n, value=n) for n in SETTINGS])
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -791,10 +824,21 @@ class RummikubCog(
         words = ["settings", *(w for w in (setting, value) if w)]
         await self.run(interaction, " ".join(words))
 
-    @manage.command(name="kick", description="Remove a player from the lobby or the game")
-    @app_commands.describe(player="the player to remove")
-    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await self.run(interaction, f"kick {player.id}")
+    @manage.command(name="kick", description="Remove a seat from the lobby")
+    @app_commands.describe(seat="the seat number or the player's name")
+    async def kick(self, interaction: discord.Interaction[Any], seat: str) -> None:
+        await self.run(interaction, f"kick {seat}")
+
+    @manage.command(name="language", description="The bot's language in this channel")
+    @app_commands.describe(language="en for English, pl for Polish")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="Polski", value="pl"),
+        ]
+    )
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        await self.run(interaction, f"language {language}")
 
     @manage.command(name="cancel", description="Cancel this channel's game")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
@@ -834,10 +878,20 @@ class RummikubCog(
         name="swap", description="Take a joker by putting the tile it stands for in its place"
     )
     @app_commands.describe(
-        meld="the meld number holding the joker", tile="the rack tile that replaces it"
+        meld="the meld number holding the joker",
+        tile="the tile the joker stands for (from your rack unless you give from)",
+        source="take that tile from this meld number instead of your rack",
     )
-    async def swap(self, interaction: discord.Interaction[Any], meld: str, tile: str) -> None:
-        await self.run(interaction, f"swap J in {meld} with {tile}")
+    @app_commands.rename(source="from")
+    async def swap(
+        self,
+        interaction: discord.Interaction[Any],
+        meld: str,
+        tile: str,
+        source: str | None = None,
+    ) -> None:
+        text = f"swap J in {meld} with {tile}" + (f" from {source}" if source else "")
+        await self.run(interaction, text)
 
     @app_commands.command(name="arrange", description="State the whole new table at once")
     @app_commands.describe(melds="every meld, separated by /, for example R4 R5 R6 / K9 B9 O9")
@@ -876,8 +930,15 @@ class RummikubCog(
     # information ------------------------------------------------------------------------------
 
     @app_commands.command(name="rack", description="Show your rack privately")
-    async def rack(self, interaction: discord.Interaction[Any]) -> None:
-        await self.run(interaction, "rack")
+    @app_commands.describe(order="sort your rack by colour or by number")
+    @app_commands.choices(
+        order=[
+            app_commands.Choice(name="by colour", value="colour"),
+            app_commands.Choice(name="by number", value="number"),
+        ]
+    )
+    async def rack(self, interaction: discord.Interaction[Any], order: str | None = None) -> None:
+        await self.run(interaction, f"rack {order}" if order else "rack")
 
     @app_commands.command(name="table", description="Show the table with numbered melds")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -928,6 +989,7 @@ class RummikubCog(
     @move.autocomplete("source")
     @split.autocomplete("meld")
     @swap.autocomplete("meld")
+    @swap.autocomplete("source")
     async def _ac_meld(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:

@@ -35,6 +35,8 @@ JSON = "application/json"
 EPHEMERAL = 64
 LOADING = 128
 ACK_DEADLINE_S = 3.0
+PAYLOAD = web.RequestKey("payload", object)
+FILES = web.RequestKey("files", list[tuple[str, bytes]])
 
 _snowflakes = itertools.count(1_200_000_000_000_000_000)
 
@@ -249,6 +251,7 @@ class FakeDiscord:
         self._thread: threading.Thread | None = None
         self._started = threading.Event()
         self.sent_429 = 0
+        self.ack_deadline = ACK_DEADLINE_S
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -356,8 +359,8 @@ class FakeDiscord:
     @web.middleware
     async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
         payload, files = await self._read_body(request)
-        request["payload"] = payload
-        request["files"] = files
+        request[PAYLOAD] = payload
+        request[FILES] = files
         response: web.StreamResponse = await handler(request)
         with self.lock:
             self.requests.append(
@@ -417,8 +420,8 @@ class FakeDiscord:
 
     def _route(self, method: str, path: str, request: web.Request) -> web.StreamResponse:
         parts = path.strip("/").split("/")
-        payload = request["payload"]
-        files: list[tuple[str, bytes]] = request["files"]
+        payload = request[PAYLOAD]
+        files = request[FILES]
         if method == "GET" and path == "/users/@me":
             return _respond(
                 self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
@@ -607,7 +610,7 @@ class FakeDiscord:
         interaction = self.interactions.get(token)
         if interaction is None:
             return _error(404, 10062, "Unknown interaction")
-        if time.monotonic() - interaction.created > ACK_DEADLINE_S:
+        if time.monotonic() - interaction.created > self.ack_deadline:
             interaction.late = True
             interaction.errors.append(10062)
             return _error(404, 10062, "Unknown interaction")
@@ -968,8 +971,14 @@ class DiscordHarness:
         quiet: float = 0.3,
         timeout: float = 20.0,
     ) -> None:
-        """Wait until the bot has finished reacting: every task it started is done, or only
-        sleepers (turn timers) are left and the fake has seen no request for ``quiet`` s."""
+        """Wait until the bot has finished reacting.
+
+        discord.py runs each interaction in a named task ("CommandTree-invoker",
+        "discord-ui-...", "discord.py: on_..."): those are awaited to the end, however long
+        the game service takes. Other new tasks (AI turns, turn timers) are awaited until they
+        finish or until only sleepers are left: no task finished and the fake saw no request
+        for ``quiet`` seconds.
+        """
         loop = asyncio.get_running_loop()
         me = asyncio.current_task()
         baseline = baseline or set()
@@ -982,13 +991,14 @@ class DiscordHarness:
             ]
             if not pending:
                 return
+            handlers = [t for t in pending if t.get_name().startswith(("CommandTree", "discord"))]
             done, _ = await asyncio.wait(pending, timeout=0.02)
             count = len(self.fake.requests)
             now = loop.time()
             if done or count != last_count:
                 idle_since = now
                 last_count = count
-            elif now - idle_since > quiet:
+            elif not handlers and now - idle_since > quiet:
                 return
             if now > deadline:
                 raise TimeoutError(f"the bot is still busy: {pending}")
