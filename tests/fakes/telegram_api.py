@@ -88,7 +88,10 @@ class StoredMessage:
         return [button for row in rows for button in row]
 
     def button(self, label: str) -> dict[str, Any]:
-        """The first button whose label contains ``label`` (KeyError if none)."""
+        """The button labelled ``label``, else the first whose label contains it (or KeyError)."""
+        for button in self.buttons:
+            if label == button["text"]:
+                return button
         for button in self.buttons:
             if label in button["text"]:
                 return button
@@ -787,6 +790,16 @@ class FakeTelegram:
         if user_id in self.admins.get(chat_id, set()):
             return {"status": "creator", "user": user, "is_anonymous": False}
         return {"status": "member", "user": user}
+
+    async def _api_getChatAdministrators(
+        self, params: dict[str, Any], files: dict[str, bytes]
+    ) -> Any:
+        chat_id = self._chat(params)
+        owners = sorted(self.admins.get(chat_id, set()))
+        return [
+            {"status": "creator", "user": self.users[user_id], "is_anonymous": False}
+            for user_id in owners
+        ]
 
     async def _api_sendChatAction(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         self._chat(params)

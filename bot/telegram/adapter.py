@@ -1,0 +1,668 @@
+"""The Telegram adapter: python-telegram-bot in, ``GameService.handle`` through, replies out.
+
+Thin by design. A group command, a text typed in the private chat or a button press becomes one
+``handle(player, channel, text)`` call; every ``Reply`` that comes back (or arrives later through
+the outbox, from timers and AI seats) is sent where it belongs: public replies to the game's
+group, private ones only to that user's private chat. Messages with a slot are edited in place.
+A user the bot cannot reach privately (never pressed Start, or blocked the bot) gets a deep-link
+button in the group instead, with nothing of the private content, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    BaseRateLimiter,
+    BaseUpdateProcessor,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+from telegram.helpers import create_deep_linked_url
+
+from bot.api import ChannelRef, GameService, PlayerRef, Reply
+from bot.telegram.render import (
+    CallbackCodes,
+    Part,
+    build_keyboard,
+    build_parts,
+    parse_start_payload,
+    start_payload,
+    to_html,
+)
+from bot.telegram.state import TelegramState
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+TOAST_LIMIT = 200  # Telegram shows at most 200 characters in a callback answer
+
+# The command menu Telegram shows. Every command is sent to the game as "<command> <args>";
+# /rummikub <anything> is sent as "<anything>", so the full command language works from groups.
+GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
+    ("new", "open a game lobby in this group"),
+    ("join", "take a seat in the lobby"),
+    ("leave", "leave the lobby or the game"),
+    ("ai", "add an AI seat: /ai or /ai hard"),
+    ("deal", "deal the tiles and start"),
+    ("play", "new meld or extend one: /play R5 R6 R7, /play R8 to 3"),
+    ("move", "move table tiles: /move R7 from 2 to 5"),
+    ("split", "split a run: /split 2 at R6"),
+    ("swap", "take a joker back: /swap J in 4 with O9"),
+    ("arrange", "state the whole new table: /arrange R4 R5 R6 / K9 B9 O9"),
+    ("auto", "let the bot place these tiles: /auto R6 K9"),
+    ("undo", "take back the last step of your turn"),
+    ("reset", "start your turn over"),
+    ("done", "end your turn (draws if you played nothing)"),
+    ("draw", "draw a tile and end your turn"),
+    ("hint", "best play for your rack, where hints are allowed"),
+    ("rack", "send me my rack privately"),
+    ("table", "show the table"),
+    ("status", "whose turn, time left, tiles left"),
+    ("score", "match standings"),
+    ("settings", "show or change settings: /settings timer 86400"),
+    ("kick", "remove a player (host or admin)"),
+    ("cancel", "cancel the game (host or admin)"),
+    ("rules", "the rules in short"),
+    ("help", "how to play with this bot"),
+    ("rummikub", "any command: /rummikub play R5 R6 R7"),
+)
+PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
+    ("start", "connect this chat to your game"),
+    *(c for c in GROUP_COMMANDS if c[0] not in {"new", "join", "ai", "deal", "kick", "cancel"}),
+)
+FAILURE = "Something went wrong on my side while running that command; please try again."
+EXPIRED = "This button has expired; send /rack for a fresh panel."
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramConfig:
+    """Everything the adapter needs to know; the project's settings object fills it in."""
+
+    token: str
+    api_base_url: str | None = None  # a self-hosted Bot API server, e.g. http://127.0.0.1:8081
+    webhook_url: str | None = None  # set: webhook mode at this public https URL; else polling
+    webhook_listen: str = "0.0.0.0"  # where the webhook server listens (behind a proxy)
+    webhook_port: int = 8443
+    webhook_secret: str | None = None  # Telegram sends it back; other callers get 403
+    state_path: str | None = "data/telegram-state.sqlite3"  # None: remember nothing on disk
+    poll_timeout: float = 30.0  # seconds one getUpdates long poll may wait
+    admin_cache_seconds: float = 600.0  # how long a group's admin list is trusted
+    link_notice_seconds: float = 600.0  # at most one "open your private chat" per user and group
+
+
+def api_urls(base: str | None) -> tuple[str, str] | None:
+    """PTB's base_url and base_file_url for a Bot API server address (None: the official one).
+
+    Accepts ``http://host:8081``, ``http://host:8081/bot`` or a URL with ``{token}``.
+    """
+    if not base:
+        return None
+    base = base.rstrip("/")
+    if "{token}" in base:
+        return base, base.replace("/bot{token}", "/file/bot{token}")
+    if not base.endswith("/bot"):
+        base += "/bot"
+    return base, base.removesuffix("/bot") + "/file/bot"
+
+
+class PerChatUpdates(BaseUpdateProcessor):
+    """Updates from one chat run in order; different chats run concurrently."""
+
+    def __init__(self, max_concurrent_updates: int = 64) -> None:
+        super().__init__(max_concurrent_updates)
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        chat = update.effective_chat if isinstance(update, Update) else None
+        key = chat.id if chat is not None else 0
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                await coroutine
+        finally:
+            if not lock.locked() and self._locks.get(key) is lock:
+                del self._locks[key]
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+
+def player_of(user: User) -> PlayerRef:
+    return PlayerRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id))
+
+
+def is_group(chat_id: str) -> bool:
+    return chat_id.startswith("-")
+
+
+def command_text(message_text: str) -> tuple[str, str]:
+    """``("/play@bot R5 R6")`` -> ``("play", "play R5 R6")``; /rummikub passes its arguments."""
+    head, _, args = message_text.strip().partition(" ")
+    name = head.lstrip("/").split("@", 1)[0].lower()
+    args = args.strip()
+    if name == "rummikub":
+        return name, args or "help"
+    return name, f"{name} {args}".strip()
+
+
+QueueItem = tuple[Callable[[], Coroutine[Any, Any, bool]], "asyncio.Future[bool]"]
+
+
+class TelegramAdapter:
+    """Owns the PTB ``Application``; ``start()`` connects it, ``stop()`` disconnects it."""
+
+    def __init__(
+        self,
+        service: GameService,
+        config: TelegramConfig,
+        *,
+        rate_limiter: BaseRateLimiter[Any] | None = None,
+        state: TelegramState | None = None,
+    ) -> None:
+        self.service = service
+        self.config = config
+        self.state = state if state is not None else TelegramState(config.state_path)
+        self.codes = CallbackCodes(self.state)
+        builder = (
+            Application.builder()
+            .token(config.token)
+            .job_queue(None)  # timers live in the game manager, not here
+            .concurrent_updates(PerChatUpdates())
+            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        )
+        urls = api_urls(config.api_base_url)
+        if urls is not None:
+            builder = builder.base_url(urls[0]).base_file_url(urls[1])
+        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self._queues: dict[int, asyncio.Queue[QueueItem]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._unreachable: set[str] = set()
+        self._notified: dict[tuple[str, str], float] = {}
+        self._admins: dict[str, tuple[float, frozenset[str]]] = {}
+        self._in_flight = 0
+        self._stopped = False
+        self._add_handlers()
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def bot_username(self) -> str:
+        return str(self.app.bot.username)
+
+    async def start(self) -> None:
+        """Connect: check the token, register the command menu, start polling or the webhook."""
+        await self.app.initialize()
+        self.service.set_outbox(self.deliver)
+        await self._register_commands()
+        await self.app.start()
+        updater = self.app.updater
+        assert updater is not None
+        allowed = [Update.MESSAGE, Update.CALLBACK_QUERY]
+        if self.config.webhook_url:
+            await updater.start_webhook(
+                listen=self.config.webhook_listen,
+                port=self.config.webhook_port,
+                url_path=urlparse(self.config.webhook_url).path.lstrip("/"),
+                webhook_url=self.config.webhook_url,
+                secret_token=self.config.webhook_secret,
+                allowed_updates=allowed,
+            )
+            log.info("Telegram: @%s receives updates by webhook", self.bot_username)
+        else:
+            await updater.start_polling(
+                timeout=int(self.config.poll_timeout), allowed_updates=allowed
+            )
+            log.info("Telegram: @%s is polling for updates", self.bot_username)
+
+    async def stop(self) -> None:
+        """Stop taking updates, finish what is being sent, disconnect (once)."""
+        if self._stopped:
+            return
+        self._stopped = True
+        updater = self.app.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.drain()
+        await self.app.shutdown()
+        self.state.close()
+
+    async def drain(self, timeout: float = 30.0) -> None:
+        """Wait until no update is being handled and every queued reply has been sent."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.app.update_queue.join(), deadline - time.monotonic())
+            if not (self._in_flight or self._workers):
+                return
+            await asyncio.sleep(0.005)
+
+    async def _register_commands(self) -> None:
+        group = [BotCommand(name, text) for name, text in GROUP_COMMANDS]
+        private = [BotCommand(name, text) for name, text in PRIVATE_COMMANDS]
+        try:
+            await self.app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
+            await self.app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
+            await self.app.bot.set_my_commands(private, scope=BotCommandScopeDefault())
+        except TelegramError as error:
+            log.warning("Telegram: could not register the command menu: %s", error)
+
+    # --- incoming ----------------------------------------------------------------------------
+
+    def _add_handlers(self) -> None:
+        private = filters.ChatType.PRIVATE
+        groups = filters.ChatType.GROUPS
+        new_messages = filters.UpdateType.MESSAGE
+        names = [name for name, _ in GROUP_COMMANDS]
+        self.app.add_handler(CommandHandler("start", self._on_start, private & new_messages))
+        self.app.add_handler(CommandHandler([*names, "start"], self._on_command, new_messages))
+        self.app.add_handler(MessageHandler(private & filters.TEXT & new_messages, self._on_text))
+        self.app.add_handler(
+            MessageHandler(
+                groups & filters.TEXT & ~filters.COMMAND & filters.REPLY & new_messages,
+                self._on_group_reply,
+            )
+        )
+        self.app.add_handler(CallbackQueryHandler(self._on_button))
+        self.app.add_error_handler(self._on_error)
+
+    @contextlib.asynccontextmanager
+    async def _busy(self) -> AsyncIterator[None]:
+        self._in_flight += 1
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+
+    async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/start in the private chat, plain or from a deep link naming a game chat."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        async with self._busy():
+            self._unreachable.discard(str(user.id))
+            payload = context.args[0] if context.args else ""
+            game = parse_start_payload(payload)
+            if game is not None:
+                self._set_home(str(user.id), game)
+            game = game or self._home(str(user.id))
+            if game is None:
+                await self._run(player_of(user), ChannelRef(PLATFORM, str(user.id)), "help")
+            else:
+                await self._run(player_of(user), ChannelRef(PLATFORM, game), "rack")
+
+    async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command in a group (acts on that group's game) or in the private chat."""
+        message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if message is None or user is None or chat is None or not message.text:
+            return
+        async with self._busy():
+            _, text = command_text(message.text)
+            await self._run(player_of(user), self._channel_for(chat.id, chat.type, user), text)
+
+    async def _on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Anything typed in the private chat goes to the user's current game."""
+        message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if message is None or user is None or chat is None or not message.text:
+            return
+        async with self._busy():
+            text = command_text(message.text)[1] if message.text.startswith("/") else message.text
+            await self._run(player_of(user), self._channel_for(chat.id, chat.type, user), text)
+
+    async def _on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A reply to one of the bot's group messages is read as a command ("play R5 R6 R7")."""
+        message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if message is None or user is None or chat is None or not message.text:
+            return
+        replied: Message | None = message.reply_to_message
+        if replied is None or replied.from_user is None or replied.from_user.id != context.bot.id:
+            return
+        async with self._busy():
+            await self._run(
+                player_of(user), self._channel_for(chat.id, chat.type, user), message.text
+            )
+
+    async def _on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button press: run its command, answer the press, send what it caused."""
+        query = update.callback_query
+        if query is None:
+            return
+        async with self._busy():
+            decoded = self.codes.decode(query.data or "")
+            message = query.message
+            if decoded is None or message is None:
+                await self._answer(query.answer(EXPIRED, show_alert=True))
+                return
+            chat, command = decoded
+            player = player_of(query.from_user)
+            if message.chat.type == ChatType.PRIVATE:
+                self._unreachable.discard(player.user_id)
+            game = chat or str(message.chat.id)
+            if is_group(game):
+                self._set_home(player.user_id, game)
+            replies = await self._handle(player, ChannelRef(PLATFORM, game), command)
+            toast = next((r for r in replies if self._is_toast(r, player)), None)
+            if toast is not None:
+                replies.remove(toast)
+                text = toast.text.strip()
+                await self._answer(query.answer(text, show_alert=len(text) > 60))
+            else:
+                await self._answer(query.answer())
+            await asyncio.gather(*[self._enqueue(reply) for reply in replies])
+
+    @staticmethod
+    async def _answer(answering: Awaitable[bool]) -> None:
+        try:
+            await answering
+        except BadRequest as error:  # too late, or already answered: the press still counted
+            log.info("Telegram: callback answer refused: %s", error)
+
+    @staticmethod
+    def _is_toast(reply: Reply, presser: PlayerRef) -> bool:
+        """A short private text for the presser is shown on the button press itself."""
+        return (
+            presser.same_person(reply.private_to)
+            and not (reply.images or reply.buttons or reply.selects or reply.slot)
+            and 0 < len(reply.text.strip()) <= TOAST_LIMIT
+        )
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("Telegram: error while handling an update", exc_info=context.error)
+
+    def _channel_for(self, chat_id: int, chat_type: str, user: User) -> ChannelRef:
+        """The game a message acts on: its group, or for the private chat the user's last game."""
+        if chat_type == ChatType.PRIVATE:
+            self._unreachable.discard(str(user.id))
+            home = self._home(str(user.id))
+            return ChannelRef(PLATFORM, home or str(chat_id))
+        self._set_home(str(user.id), str(chat_id))
+        return ChannelRef(PLATFORM, str(chat_id))
+
+    def _home(self, user_id: str) -> str | None:
+        home = self.state.get("home", user_id)
+        return str(home) if home else None
+
+    def _set_home(self, user_id: str, chat_id: str) -> None:
+        self.state.put("home", user_id, chat_id)
+
+    async def _is_admin(self, channel: ChannelRef, player: PlayerRef) -> bool:
+        """Whether the player administers the game's group (admin list cached per group)."""
+        if not is_group(channel.chat_id):
+            return False
+        now = time.monotonic()
+        cached = self._admins.get(channel.chat_id)
+        if cached is None or now - cached[0] > self.config.admin_cache_seconds:
+            try:
+                members = await self.app.bot.get_chat_administrators(int(channel.chat_id))
+                admins = frozenset(str(member.user.id) for member in members)
+            except TelegramError as error:
+                log.info("Telegram: no admin list for %s: %s", channel.chat_id, error)
+                admins = frozenset()
+            cached = (now, admins)
+            self._admins[channel.chat_id] = cached
+        return player.user_id in cached[1]
+
+    async def _handle(self, player: PlayerRef, channel: ChannelRef, text: str) -> list[Reply]:
+        admin = await self._is_admin(channel, player)
+        try:
+            return list(await self.service.handle(player, channel, text, admin=admin))
+        except Exception:
+            log.exception("Telegram: the game failed on %r from %s", text, player.key)
+            return [Reply(channel, FAILURE, private_to=player)]
+
+    async def _run(self, player: PlayerRef, channel: ChannelRef, text: str) -> None:
+        replies = await self._handle(player, channel, text)
+        await asyncio.gather(*[self._enqueue(reply) for reply in replies])
+
+    # --- outgoing ----------------------------------------------------------------------------
+
+    async def deliver(self, reply: Reply) -> None:
+        """The outbox: send one reply (from a timer or an AI turn) and wait until it is out."""
+        await self._enqueue(reply)
+
+    def _enqueue(self, reply: Reply) -> asyncio.Future[bool]:
+        """Queue a reply behind earlier ones for the same chat, so edits land in order."""
+        if reply.private_to is not None:
+            destination = int(reply.private_to.user_id)
+        else:
+            destination = int(reply.channel.chat_id)
+        return self._enqueue_job(destination, lambda: self._send(destination, reply))
+
+    def _enqueue_job(
+        self, destination: int, job: Callable[[], Coroutine[Any, Any, bool]]
+    ) -> asyncio.Future[bool]:
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        queue = self._queues.setdefault(destination, asyncio.Queue())
+        queue.put_nowait((job, future))
+        if destination not in self._workers:
+            self._workers[destination] = asyncio.create_task(self._work(destination, queue))
+        return future
+
+    async def _work(self, destination: int, queue: asyncio.Queue[QueueItem]) -> None:
+        """Send one chat's queue in order; the worker ends when the queue is empty."""
+        try:
+            while not queue.empty():
+                job, future = queue.get_nowait()
+                try:
+                    result = await job()
+                except Exception:
+                    log.exception("Telegram: sending to %s failed", destination)
+                    result = False
+                if not future.done():
+                    future.set_result(result)
+        finally:
+            del self._workers[destination]
+            if queue.empty():
+                self._queues.pop(destination, None)
+
+    async def _send(self, destination: int, reply: Reply) -> bool:
+        """Show one reply in one chat; a private one to an unreachable user becomes a link."""
+        player = reply.private_to
+        if player is not None:
+            if is_group(reply.channel.chat_id):
+                self._set_home(player.user_id, reply.channel.chat_id)
+            if player.user_id in self._unreachable:
+                self._link_notice(reply, player)
+                return False
+        elsewhere = player is not None and reply.channel.chat_id != str(destination)
+        markup = build_keyboard(
+            reply.selects, reply.buttons, self.codes, reply.channel.chat_id if elsewhere else None
+        )
+        parts = build_parts(reply, markup)
+        try:
+            await self._show(destination, reply, parts)
+        except (Forbidden, BadRequest) as error:
+            if isinstance(error, BadRequest) and "chat not found" not in error.message.lower():
+                raise
+            if player is None:
+                log.warning("Telegram: cannot post in chat %s: %s", destination, error)
+                return False
+            log.info("Telegram: %s cannot be reached privately: %s", player.key, error)
+            self._unreachable.add(player.user_id)
+            self._link_notice(reply, player)
+            return False
+        return True
+
+    def _link_notice(self, reply: Reply, player: PlayerRef) -> None:
+        """Post in the group a button that opens the private chat (never the private content)."""
+        group = reply.channel.chat_id
+        if not is_group(group):
+            return
+        now = time.monotonic()
+        last = self._notified.get((player.user_id, group))
+        if last is not None and now - last < self.config.link_notice_seconds:
+            return
+        self._notified[(player.user_id, group)] = now
+        url = create_deep_linked_url(self.bot_username, start_payload(group))
+        text = (
+            f"{player.display_name}, I can't send you private messages yet. Tap the button "
+            "below and press Start: your rack and turn panel will be waiting there."
+        )
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open my private chat", url=url)]])
+
+        async def post() -> bool:
+            await self.app.bot.send_message(
+                int(group),
+                to_html(text, (player,)),
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+            )
+            return True
+
+        self._enqueue_job(int(group), post)
+
+    async def _show(self, chat: int, reply: Reply, parts: list[Part]) -> None:
+        """Send the parts, or edit the slot's earlier messages in place when the shapes match."""
+        if reply.slot is None:
+            await self._send_parts(chat, parts)
+            return
+        key = f"{chat}|{reply.channel.chat_id}|{reply.slot}"
+        record: list[dict[str, Any]] | None = self.state.get("slot", key)
+        if record and [r["kind"] for r in record] == [p.kind for p in parts]:
+            try:
+                edited = [
+                    await self._edit(chat, old, part)
+                    for old, part in zip(record, parts, strict=True)
+                ]
+            except BadRequest as error:
+                log.info("Telegram: could not edit slot %s, sending anew: %s", key, error)
+            else:
+                self.state.put("slot", key, edited)
+                return
+        for old in record or []:
+            with contextlib.suppress(TelegramError):
+                await self.app.bot.delete_message(chat, old["id"])
+        self.state.put("slot", key, await self._send_parts(chat, parts))
+
+    async def _send_parts(self, chat: int, parts: list[Part]) -> list[dict[str, Any]]:
+        sent = []
+        for part in parts:
+            if part.kind == "photo" and part.image is not None:
+                message = await self.app.bot.send_photo(
+                    chat,
+                    InputFile(part.image.png, filename=part.image.filename),
+                    caption=part.html,
+                    parse_mode=ParseMode.HTML if part.html else None,
+                    reply_markup=part.markup,
+                )
+            else:
+                message = await self.app.bot.send_message(
+                    chat,
+                    part.html or ".",
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=part.markup,
+                    link_preview_options=LinkPreviewOptions(is_disabled=True),
+                )
+            sent.append({"id": message.message_id, **fingerprint(part)})
+        return sent
+
+    async def _edit(self, chat: int, old: dict[str, Any], part: Part) -> dict[str, Any]:
+        """Edit one message to show ``part``, touching only what changed."""
+        new = {"id": old["id"], **fingerprint(part)}
+        if new == old:
+            return old
+        bot = self.app.bot
+        try:
+            if part.kind == "text":
+                await bot.edit_message_text(
+                    part.html or ".",
+                    chat_id=chat,
+                    message_id=old["id"],
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=part.markup,
+                    link_preview_options=LinkPreviewOptions(is_disabled=True),
+                )
+            elif part.image is not None and new["image"] != old["image"]:
+                media = InputMediaPhoto(
+                    InputFile(part.image.png, filename=part.image.filename),
+                    caption=part.html,
+                    parse_mode=ParseMode.HTML if part.html else None,
+                )
+                await bot.edit_message_media(
+                    media, chat_id=chat, message_id=old["id"], reply_markup=part.markup
+                )
+            elif new["html"] != old["html"]:
+                await bot.edit_message_caption(
+                    chat_id=chat,
+                    message_id=old["id"],
+                    caption=part.html,
+                    parse_mode=ParseMode.HTML if part.html else None,
+                    reply_markup=part.markup,
+                )
+            else:
+                await bot.edit_message_reply_markup(
+                    chat_id=chat, message_id=old["id"], reply_markup=part.markup
+                )
+        except BadRequest as error:
+            if "not modified" not in error.message.lower():
+                raise
+        return new
+
+
+def fingerprint(part: Part) -> dict[str, Any]:
+    """What a sent message shows, in short, to tell whether an edit is needed."""
+
+    def digest(data: bytes) -> str:
+        return hashlib.sha1(data, usedforsecurity=False).hexdigest()[:16]
+
+    markup = json.dumps(part.markup.to_dict(), sort_keys=True) if part.markup else ""
+    return {
+        "kind": part.kind,
+        "image": digest(part.image.png) if part.image is not None else None,
+        "html": digest((part.html or "").encode()),
+        "markup": digest(markup.encode()),
+    }
+
+
+async def run_telegram(
+    service: GameService,
+    token: str,
+    *,
+    config: TelegramConfig | None = None,
+    stop: asyncio.Event | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+) -> None:
+    """Run the Telegram side of the bot until ``stop`` is set (or the task is cancelled)."""
+    adapter = TelegramAdapter(
+        service, config or TelegramConfig(token=token), rate_limiter=rate_limiter
+    )
+    await adapter.start()
+    try:
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await adapter.stop()

@@ -1,0 +1,218 @@
+"""Turning a neutral ``Reply`` into Telegram messages: HTML text, photos and inline keyboards.
+
+Pure functions plus the callback-code table; nothing here sends anything. Telegram's limits
+shape the result: a caption holds 1,024 characters and a message 4,096 (counted in UTF-16 code
+units), a keyboard at most 100 buttons and 8 a row, callback data at most 64 bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+from dataclasses import dataclass
+from typing import Literal
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.api import Button, Image, PlayerRef, Reply, Select
+from bot.telegram.state import TelegramState
+
+MAX_TEXT = 4096
+MAX_CAPTION = 1024
+MAX_CALLBACK = 64
+MAX_BUTTONS = 100
+MAX_ROW = 8
+
+# Callback data forms: "/<command>" runs in the chat the message is in; "@<chat> <command>" runs
+# in game chat <chat> (buttons in the private chat); "~<code>" is a long form kept in the state.
+IN_CHAT, IN_GAME, CODED = "/", "@", "~"
+SELECTED_MARK = "✅ "
+
+
+def utf16_len(text: str) -> int:
+    """Length as Telegram counts it."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def to_html(text: str, mentions: tuple[PlayerRef, ...] = ()) -> str:
+    """Escape ``text`` for parse_mode HTML, linking the first occurrence of each mentioned name.
+
+    A mentioned player whose name is not in the text is appended, so they are still notified.
+    """
+    spans: list[tuple[int, int, PlayerRef]] = []
+    missing: list[PlayerRef] = []
+    for player in mentions:
+        name = player.display_name or player.user_id
+        start = text.find(name)
+        while start >= 0 and any(s < start + len(name) and start < e for s, e, _ in spans):
+            start = text.find(name, start + 1)
+        if start < 0 or not player.user_id.isdigit():
+            missing.append(player)
+        else:
+            spans.append((start, start + len(name), player))
+    out: list[str] = []
+    position = 0
+    for start, end, player in sorted(spans, key=lambda span: span[0]):
+        out.append(html.escape(text[position:start], quote=False))
+        out.append(_link(player, text[start:end]))
+        position = end
+    out.append(html.escape(text[position:], quote=False))
+    links = [_link(p, p.display_name or p.user_id) for p in missing if p.user_id.isdigit()]
+    if links:
+        out.append(("\n" if text else "") + " ".join(links))
+    return "".join(out)
+
+
+def _link(player: PlayerRef, label: str) -> str:
+    return f'<a href="tg://user?id={player.user_id}">{html.escape(label, quote=False)}</a>'
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Cut ``text`` into pieces of at most ``limit`` UTF-16 units, at line ends where possible."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while utf16_len(line) > limit:
+            cut = limit
+            while utf16_len(line[:cut]) > limit:
+                cut -= 1
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:cut])
+            line = line[cut:]
+        if utf16_len(current + line) > limit:
+            pieces.append(current)
+            current = ""
+        current += line
+    if current or not pieces:
+        pieces.append(current)
+    return [piece.rstrip("\n") or "." for piece in pieces]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One Telegram message of a reply: a text message or a photo with an optional caption."""
+
+    kind: Literal["text", "photo"]
+    html: str | None
+    image: Image | None = None
+    markup: InlineKeyboardMarkup | None = None
+
+
+def build_parts(reply: Reply, markup: InlineKeyboardMarkup | None) -> list[Part]:
+    """The messages that show ``reply``: its images, its text, the keyboard on the last one."""
+    text = reply.text.strip()
+    parts: list[Part] = [Part("photo", None, image) for image in reply.images]
+    if parts and text and utf16_len(text) <= MAX_CAPTION - 32:
+        parts[-1] = Part("photo", to_html(text, reply.mentions), parts[-1].image)
+    elif text or not parts:
+        # Mentions go in the first piece only; a long text never loses its link to anyone.
+        pieces = split_text(text or ".", MAX_TEXT - 256)
+        parts += [
+            Part("text", to_html(p, reply.mentions if i == 0 else ())) for i, p in enumerate(pieces)
+        ]
+    last = parts[-1]
+    parts[-1] = Part(last.kind, last.html, last.image, markup)
+    return parts
+
+
+# --- callback data ---------------------------------------------------------------------------
+
+
+class CallbackCodes:
+    """Encodes a button's command (and the game chat it acts in) into callback data and back."""
+
+    def __init__(self, state: TelegramState) -> None:
+        self._state = state
+
+    def encode(self, command: str, game_chat: str | None) -> str:
+        """Callback data for ``command``; ``game_chat`` when the button is outside that chat."""
+        data = f"{IN_GAME}{game_chat} {command}" if game_chat else f"{IN_CHAT}{command}"
+        if len(data.encode()) <= MAX_CALLBACK:
+            return data
+        digest = hashlib.sha256(f"{game_chat or ''}\n{command}".encode()).digest()
+        code = base64.urlsafe_b64encode(digest[:15]).decode()
+        self._state.put("code", code, [game_chat or "", command])
+        return CODED + code
+
+    def decode(self, data: str) -> tuple[str | None, str] | None:
+        """``(game chat or None for "this chat", command)``, or None for an unknown code."""
+        if data.startswith(IN_CHAT):
+            return None, data[1:]
+        if data.startswith(IN_GAME):
+            chat, _, command = data[1:].partition(" ")
+            return chat, command
+        if data.startswith(CODED):
+            stored = self._state.get("code", data[1:])
+            if stored is None:
+                return None
+            chat, command = stored
+            return (chat or None), command
+        return None
+
+
+def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def _select_buttons(
+    select: Select, codes: CallbackCodes, game_chat: str | None
+) -> list[InlineKeyboardButton]:
+    """A select as toggle buttons: each press sends the whole new choice (no state here)."""
+    chosen = [option.value for option in select.options if option.selected]
+    buttons = []
+    for option in select.options:
+        if select.max_values <= 1:
+            values = [option.value]
+        elif option.selected:
+            values = [v for v in chosen if v != option.value]
+        else:
+            values = [o.value for o in select.options if o.selected or o is option]
+        command = f"{select.command} {' '.join(values)}".strip()
+        label = (SELECTED_MARK if option.selected else "") + option.label
+        buttons.append(InlineKeyboardButton(label, callback_data=codes.encode(command, game_chat)))
+    return buttons
+
+
+def build_keyboard(
+    selects: tuple[Select, ...],
+    buttons: tuple[tuple[Button, ...], ...],
+    codes: CallbackCodes,
+    game_chat: str | None,
+) -> InlineKeyboardMarkup | None:
+    """Selects first (as rows of toggles), then the button rows, within Telegram's limits."""
+    rows: list[list[InlineKeyboardButton]] = []
+    button_rows = [
+        [
+            InlineKeyboardButton(b.label, callback_data=codes.encode(b.command, game_chat))
+            for b in row
+        ]
+        for row in buttons
+    ]
+    room = MAX_BUTTONS - sum(len(row) for row in button_rows)
+    for select in selects:
+        toggles = _select_buttons(select, codes, game_chat)[: max(room, 0)]
+        room -= len(toggles)
+        width = 6 if all(len(t.text) <= 6 for t in toggles) else 3
+        rows += _rows(toggles, width)
+    for row in button_rows:
+        rows += _rows(row, MAX_ROW)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+# --- deep links --------------------------------------------------------------------------------
+
+
+def start_payload(game_chat: str) -> str:
+    """A /start payload naming a game chat (only A-Z a-z 0-9 _ - are allowed in payloads)."""
+    return "g" + game_chat.replace("-", "m")
+
+
+def parse_start_payload(payload: str) -> str | None:
+    """The game chat in a /start payload, or None if it names none."""
+    if not payload.startswith("g"):
+        return None
+    chat = payload[1:].replace("m", "-")
+    return chat if chat.lstrip("-").isdigit() else None
