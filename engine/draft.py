@@ -495,6 +495,18 @@ class Draft:
                 "auto works from a valid table; undo or reset your unfinished change first."
             )
         table = self.melds()
+        if not wanted:
+            from engine.solver import solve
+
+            best = solve(
+                table,
+                list(state.rack) + list(state.held),
+                opening=not self.melded_before,
+                threshold=self.game.rules.opening_threshold,
+            )
+            if best is None:
+                raise IllegalMoveError("No tile from your rack can be placed; draw instead.")
+            wanted = list(best.placed)
         melds = auto_arrange(
             table,
             list(state.rack) + list(state.held),

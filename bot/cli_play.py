@@ -1,0 +1,90 @@
+"""``rummikub play``: a full match against AI seats in this terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=3, help="seats at the table, you included")
+    parser.add_argument(
+        "--ai",
+        nargs="+",
+        default=None,
+        metavar="LEVEL",
+        help="AI strength per AI seat (easy, medium, hard); default medium",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="deal the same games every time")
+    parser.add_argument("--timer", type=int, default=None, help="seconds per turn (default 60)")
+    parser.add_argument("--threshold", type=int, default=None, help="initial meld total (30)")
+    parser.add_argument("--games", type=int, default=None, help="games in the match")
+    parser.add_argument("--hints", action="store_true", help="allow the hint command")
+    parser.add_argument("--name", default="You", help="your name at the table")
+    parser.add_argument(
+        "--save-png",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="save every rendered image (table, rack, draft) into DIR",
+    )
+    parser.add_argument(
+        "--db", default=None, help="database URL (default: DATABASE_URL or sqlite file rummikub.db)"
+    )
+    parser.add_argument("--new", action="store_true", help="cancel an unfinished terminal game")
+    parser.add_argument("--no-color", action="store_true", help="plain text without colours")
+
+
+def main(args: argparse.Namespace) -> int:
+    ai = list(args.ai) if args.ai else ["medium"] * max(1, args.players - 1)
+    if len(ai) != args.players - 1 and args.ai:
+        print(f"--players {args.players} needs {args.players - 1} AI levels, got {len(ai)}.")
+        return 2
+    for level in ai:
+        if level not in LEVELS:
+            print(f"AI strength is one of {', '.join(LEVELS)}, not {level!r}.")
+            return 2
+    settings = []
+    if args.timer is not None:
+        settings.append(f"timer={args.timer}")
+    if args.threshold is not None:
+        settings.append(f"threshold={args.threshold}")
+    if args.games is not None:
+        settings.append(f"games={args.games}")
+    if args.hints:
+        settings.append("hints=on")
+    if args.save_png is not None:
+        args.save_png.mkdir(parents=True, exist_ok=True)
+    return asyncio.run(_play(args, ai, settings))
+
+
+async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) -> int:
+    from bot.config import BotSettings
+    from bot.manager import GameManager
+    from bot.presenter import Presenter
+    from bot.terminal import TerminalAdapter, stdin_reader
+    from storage import Database
+
+    config = BotSettings()
+    db = Database(args.db or config.database_url)
+    await db.start()
+    try:
+        rng = random.Random(args.seed)
+        ansi = sys.stdout.isatty() and not args.no_color
+        presenter = Presenter(images=args.save_png is not None, ansi=ansi, theme=config.theme)
+        manager = GameManager(db, presenter=presenter, rng=rng)
+        await manager.resume()
+        terminal = TerminalAdapter(manager, name=args.name, save_png=args.save_png)
+        if args.new and terminal.playing:
+            await terminal.send("cancel")
+        await terminal.setup(ai, settings)
+        code = await terminal.loop(await stdin_reader())
+        await manager.close()
+        return code
+    finally:
+        await db.close()

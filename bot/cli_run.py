@@ -1,0 +1,67 @@
+"""``rummikub run``: every platform with a token, in one event loop; else the terminal game."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None, help="database URL (overrides DATABASE_URL)")
+
+
+def main(args: argparse.Namespace) -> int:
+    from bot.config import BotSettings
+
+    config = BotSettings()
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if not config.discord_token and not config.telegram_token:
+        from bot import cli_play
+
+        print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a terminal game against AI seats.")
+        parser = argparse.ArgumentParser()
+        cli_play.configure(parser)
+        play_args = parser.parse_args(["--db", args.db] if args.db else [])
+        return cli_play.main(play_args)
+    return asyncio.run(_serve(config, args.db))
+
+
+async def _serve(config: object, db_url: str | None) -> int:
+    from bot.config import BotSettings
+    from bot.manager import GameManager
+    from bot.presenter import Presenter
+    from storage import Database
+
+    assert isinstance(config, BotSettings)
+    db = Database(db_url or config.database_url)
+    await db.start()
+    manager = GameManager(db, presenter=Presenter(images=config.render_images, theme=config.theme))
+    await manager.resume()
+    tasks = []
+    try:
+        if config.discord_token:
+            from bot.discord_adapter import run_discord
+
+            tasks.append(asyncio.create_task(run_discord(manager, config.discord_token)))
+        if config.telegram_token:
+            from bot.telegram import TelegramConfig, run_telegram
+
+            telegram = TelegramConfig(
+                token=config.telegram_token,
+                api_base_url=config.telegram_api_base_url,
+                webhook_url=config.telegram_webhook_url,
+                webhook_listen=config.telegram_webhook_listen,
+                webhook_port=config.telegram_webhook_port,
+                webhook_secret=config.telegram_webhook_secret,
+            )
+            tasks.append(
+                asyncio.create_task(run_telegram(manager, config.telegram_token, config=telegram))
+            )
+        await asyncio.gather(*tasks)
+    finally:
+        await manager.close()
+        await db.close()
+    return 0

@@ -1,0 +1,141 @@
+"""The command language, parsed once for every platform.
+
+A command is a verb and the rest of the line. Draft verbs (play, move, split, swap, arrange,
+auto, undo, reset) are parsed in detail by ``engine.actions.parse_action`` when they run; this
+module knows every verb, its aliases and its usage line, and turns anything else into one
+sentence that says how to fix it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from engine.actions import USAGE as DRAFT_USAGE
+
+LOBBY_VERBS = ("start", "join", "leave", "addbot", "kick", "settings", "cancel", "deal")
+TURN_VERBS = (
+    "play",
+    "move",
+    "split",
+    "swap",
+    "arrange",
+    "auto",
+    "undo",
+    "reset",
+    "done",
+    "draw",
+    "hint",
+    "pick",
+    "target",
+    "place",
+)
+INFO_VERBS = (
+    "rack",
+    "table",
+    "status",
+    "score",
+    "leaderboard",
+    "history",
+    "rules",
+    "help",
+    "sort",
+    "language",
+)
+ALL_VERBS = LOBBY_VERBS + TURN_VERBS + INFO_VERBS
+
+ALIASES = {
+    "new": "start",
+    "begin": "start",
+    "in": "join",
+    "out": "leave",
+    "quit": "leave",
+    "ai": "addbot",
+    "bot": "addbot",
+    "add": "addbot",
+    "config": "settings",
+    "set": "settings",
+    "stop": "cancel",
+    "go": "deal",
+    "p": "play",
+    "mv": "move",
+    "u": "undo",
+    "end": "done",
+    "commit": "done",
+    "pass": "draw",
+    "d": "draw",
+    "scores": "score",
+    "standings": "score",
+    "top": "leaderboard",
+    "lb": "leaderboard",
+    "h": "help",
+    "?": "help",
+    "lang": "language",
+    "select": "pick",
+    "toggle": "pick",
+}
+
+USAGE: dict[str, str] = {
+    **DRAFT_USAGE,
+    "start": "start (opens a game in this channel; add settings like threshold=25 timer=3600)",
+    "join": "join (take a seat in the lobby)",
+    "leave": "leave (give up your seat; in a running game an AI takes it over)",
+    "addbot": "addbot [easy|medium|hard] (add an AI seat)",
+    "kick": "kick <seat number or name> (host or admin: remove a seat from the lobby)",
+    "settings": "settings [name value] (show or change: threshold, timer, games, hints, edition)",
+    "cancel": "cancel (host or admin: end the game in this channel)",
+    "deal": "deal (host: start the match with the seats in the lobby)",
+    "done": "done (end your turn; with nothing played you draw a tile)",
+    "draw": "draw (take one tile and end your turn)",
+    "hint": "hint (the best play for your rack, where the channel allows hints)",
+    "pick": "pick R5 R6 (select rack tiles for the panel's Place button; again to unselect)",
+    "target": "target 3 | target new (where Place puts the selected tiles)",
+    "place": "place (play the selected tiles to the target)",
+    "rack": "rack [colour|number] (show your rack privately)",
+    "table": "table (show the table)",
+    "status": "status (whose turn, time left, pool, tile counts)",
+    "score": "score (this match's standings)",
+    "leaderboard": "leaderboard (this channel's best players)",
+    "history": "history (this channel's recent games)",
+    "rules": "rules (the rules and this channel's settings)",
+    "help": "help [verb] (commands, or how to use one)",
+    "sort": "sort colour|number (how your rack is ordered)",
+    "language": "language en|pl (the bot's language in this channel)",
+}
+
+_PREFIX_RE = re.compile(r"^\s*/?(?:rummikub|rk)(?:@\w+)?\b\s*", re.IGNORECASE)
+_SLASH_RE = re.compile(r"^\s*/(\w+)(?:@\w+)?", re.IGNORECASE)
+
+
+class CommandError(ValueError):
+    """Input that is not a command; the message says what to type instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    verb: str
+    args: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.verb} {self.args}".strip()
+
+
+def parse_command(text: str) -> Command:
+    """``"/rummikub play R5 R6 R7"``, ``"/play@MyBot R5"``, ``"play R5"`` -> Command."""
+    stripped = _PREFIX_RE.sub("", text, count=1)
+    stripped = _SLASH_RE.sub(lambda m: m.group(1), stripped, count=1).strip()
+    if not stripped:
+        return Command("help", "")
+    word, _, rest = stripped.partition(" ")
+    verb = ALIASES.get(word.lower(), word.lower())
+    if verb not in ALL_VERBS:
+        close = difflib.get_close_matches(verb, ALL_VERBS, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else " Type help to see the commands."
+        raise CommandError(f"I don't know the command {word!r}.{hint}")
+    return Command(verb, rest.strip())
+
+
+def usage(verb: str) -> str:
+    return USAGE.get(verb, verb)

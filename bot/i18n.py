@@ -1,0 +1,171 @@
+"""Every sentence the bot says, in English and Polish.
+
+Rule errors come from the engine as English sentences; everything the bot itself says is here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("en", "pl")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "lobby_open": "🀄 {host} opened a Rummikub table. Seats: {seats}. Join, add AI seats, "
+        "then the host deals.",
+        "lobby_state": "Lobby — seats: {seats}. Settings: {settings}.",
+        "already_running": "There is already a game in this channel; type status to see it.",
+        "no_game": "There is no game in this channel; type start to open one.",
+        "joined": "{name} joined ({count} seated).",
+        "already_seated": "You are already seated.",
+        "table_full": "The table is full ({max} seats).",
+        "left": "{name} left the lobby.",
+        "left_game": "{name} left; an AI ({level}) plays their seat from now on.",
+        "not_seated": "You are not seated at this table.",
+        "ai_added": "Added an AI seat ({level}).",
+        "bad_level": "AI strength is one of: {levels}.",
+        "host_only": "Only the host or a channel admin can do that.",
+        "kicked": "{name} was removed from the table.",
+        "bad_seat": "There is no seat {what}; seats are numbered 1 to {count}.",
+        "cancelled": "The game was cancelled by {name}.",
+        "need_players": "A game needs at least 2 seats; join or add an AI seat first.",
+        "lobby_only": "That works only in the lobby, before the deal.",
+        "playing_only": "That works only while a game is running.",
+        "dealt": "Game {number} of {games} is dealt. {starter} drew the highest tile and starts.",
+        "not_your_turn": "It is not your turn; it is {name}'s turn.",
+        "your_turn": "{mention}, it's your turn ({time} to play).",
+        "turn_of": "{name}'s turn.",
+        "played": "{name} played {tiles}.",
+        "drew": "{name} drew a tile.",
+        "passed": "{name} could not draw (the pool is empty) and passed.",
+        "timeout_play": "{name}'s time ran out; their finished play stands: {tiles}.",
+        "timeout_draw": "{name}'s time ran out; they draw a tile.",
+        "timeout_penalty": "{name}'s time ran out mid-change: the table goes back and they draw "
+        "{count}.",
+        "warning": "{mention}, {time} left in your turn.",
+        "game_over_out": "Rummikub! {name} went out.",
+        "game_over_blocked": "The pool is empty and nobody could play: {name} has the lowest rack.",
+        "scores": "Scores: {scores}.",
+        "match_next": "Next: game {number} of {games}.",
+        "match_over": "The match is over. Winner: {names}.",
+        "standings": "Standings after {played} of {games} games: {rows}.",
+        "draft_ok": "Your draft is ready: done to commit.",
+        "draft_problems": "Not yet: {problem}",
+        "rack": "Your rack ({count}): {tiles}",
+        "rack_new": "New: {tile}.",
+        "hint_off": "Hints are off in this channel (settings hints on).",
+        "hint_none": "No play found for your rack; draw.",
+        "hint": "Hint: {text}",
+        "settings": "Settings: {settings}.",
+        "setting_changed": "{name} changed {key} to {value}.",
+        "leaderboard_empty": "No finished games in this channel yet.",
+        "leaderboard": "Leaderboard: {rows}",
+        "history_empty": "No finished games in this channel yet.",
+        "history": "Recent games: {rows}",
+        "status": "Game {number}/{games}, turn {turn}: {name} to play, {time} left. Pool: {pool}. "
+        "Racks: {counts}.",
+        "selected": "Selected: {tiles}; target: {target}.",
+        "nothing_selected": "Pick tiles first (pick R5 R6), then place.",
+        "sorted": "Your rack is now sorted by {by}.",
+        "language_set": "Language: English.",
+        "help": "Commands: {verbs}. Type help <command> for how to use one.",
+        "help_verb": "Usage: {usage}",
+        "rules": "Official Rummikub: groups of 3-4 same number in different colours, runs of 3+ "
+        "in one colour (1 low, no 13-1). Initial meld {threshold}+ from your rack. Play a tile "
+        "or draw; {seconds}s per turn (timeout: a legal play stands, else draw 1, an unfinished "
+        "change rolls back and draws {penalty}). Settings: {settings}.",
+        "stale": "That button is from an earlier turn; use the newest message.",
+        "error": "Something went wrong on our side; nothing was changed. Please try again.",
+        "busy": "Another move on this table was saved at the same moment; nothing was changed. "
+        "Please try again.",
+    },
+    "pl": {
+        "lobby_open": "🀄 {host} otworzył stół Rummikub. Miejsca: {seats}. Dołączcie, dodajcie "
+        "graczy AI, a gospodarz rozda kostki.",
+        "lobby_state": "Poczekalnia — miejsca: {seats}. Ustawienia: {settings}.",
+        "already_running": "Na tym kanale trwa już gra; wpisz status, aby ją zobaczyć.",
+        "no_game": "Na tym kanale nie ma gry; wpisz start, aby ją otworzyć.",
+        "joined": "{name} dołącza ({count} przy stole).",
+        "already_seated": "Już siedzisz przy stole.",
+        "table_full": "Stół jest pełny ({max} miejsc).",
+        "left": "{name} opuszcza poczekalnię.",
+        "left_game": "{name} wychodzi; od teraz za niego gra AI ({level}).",
+        "not_seated": "Nie siedzisz przy tym stole.",
+        "ai_added": "Dodano gracza AI ({level}).",
+        "bad_level": "Siła AI to jedno z: {levels}.",
+        "host_only": "Tylko gospodarz lub administrator kanału może to zrobić.",
+        "kicked": "{name} został usunięty ze stołu.",
+        "bad_seat": "Nie ma miejsca {what}; miejsca mają numery od 1 do {count}.",
+        "cancelled": "Grę anulował(a) {name}.",
+        "need_players": "Gra wymaga co najmniej 2 miejsc; dołącz lub dodaj gracza AI.",
+        "lobby_only": "To działa tylko w poczekalni, przed rozdaniem.",
+        "playing_only": "To działa tylko w trakcie gry.",
+        "dealt": "Rozdano grę {number} z {games}. {starter} wylosował(a) najwyższą kostkę i "
+        "zaczyna.",
+        "not_your_turn": "To nie twoja kolej; teraz gra {name}.",
+        "your_turn": "{mention}, twoja kolej ({time} na ruch).",
+        "turn_of": "Kolej: {name}.",
+        "played": "{name} wykłada {tiles}.",
+        "drew": "{name} dobiera kostkę.",
+        "passed": "{name} nie może dobrać (bank jest pusty) i pasuje.",
+        "timeout_play": "Czas {name} minął; gotowy ruch zostaje: {tiles}.",
+        "timeout_draw": "Czas {name} minął; dobiera kostkę.",
+        "timeout_penalty": "Czas {name} minął w trakcie zmian: stół wraca do poprzedniego stanu, "
+        "kara {count} kostki.",
+        "warning": "{mention}, zostało {time} na twój ruch.",
+        "game_over_out": "Rummikub! {name} wykłada ostatnią kostkę.",
+        "game_over_blocked": "Bank jest pusty i nikt nie może grać: {name} ma najmniej punktów.",
+        "scores": "Wyniki: {scores}.",
+        "match_next": "Dalej: gra {number} z {games}.",
+        "match_over": "Mecz zakończony. Zwycięzca: {names}.",
+        "standings": "Tabela po {played} z {games} gier: {rows}.",
+        "draft_ok": "Twój ruch jest gotowy: wpisz done, aby zatwierdzić.",
+        "draft_problems": "Jeszcze nie: {problem}",
+        "rack": "Twoja tabliczka ({count}): {tiles}",
+        "rack_new": "Nowa: {tile}.",
+        "hint_off": "Podpowiedzi są na tym kanale wyłączone (settings hints on).",
+        "hint_none": "Brak ruchu dla twojej tabliczki; dobierz.",
+        "hint": "Podpowiedź: {text}",
+        "settings": "Ustawienia: {settings}.",
+        "setting_changed": "{name} zmienia {key} na {value}.",
+        "leaderboard_empty": "Na tym kanale nie ma jeszcze zakończonych gier.",
+        "leaderboard": "Ranking: {rows}",
+        "history_empty": "Na tym kanale nie ma jeszcze zakończonych gier.",
+        "history": "Ostatnie gry: {rows}",
+        "status": "Gra {number}/{games}, tura {turn}: gra {name}, zostało {time}. Bank: {pool}. "
+        "Kostki: {counts}.",
+        "selected": "Wybrane: {tiles}; cel: {target}.",
+        "nothing_selected": "Najpierw wybierz kostki (pick R5 R6), potem place.",
+        "sorted": "Tabliczka posortowana: {by}.",
+        "language_set": "Język: polski.",
+        "help": "Polecenia: {verbs}. Wpisz help <polecenie>, aby zobaczyć użycie.",
+        "help_verb": "Użycie: {usage}",
+        "rules": "Oficjalne zasady: grupy 3-4 kostek o tym samym numerze w różnych kolorach, "
+        "serie 3+ kolejnych numerów w jednym kolorze (1 najniższa, bez 13-1). Pierwsze wyłożenie "
+        "{threshold}+ z własnej tabliczki. Wyłóż kostkę lub dobierz; {seconds}s na ruch. "
+        "Ustawienia: {settings}.",
+        "stale": "Ten przycisk pochodzi z wcześniejszej tury; użyj najnowszej wiadomości.",
+        "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
+        "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
+        "Spróbuj ponownie.",
+    },
+}
+
+
+def t(lang: str, key: str, **values: Any) -> str:
+    """The sentence ``key`` in ``lang`` (English when missing), filled with ``values``."""
+    table = MESSAGES.get(lang, MESSAGES["en"])
+    template = table.get(key) or MESSAGES["en"][key]
+    return template.format(**values)
+
+
+def duration(seconds: float) -> str:
+    """``45s``, ``3m 20s``, ``5h 02m``, ``2d 3h``: short and language-neutral."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m {s % 60:02d}s"
+    if s < 86400:
+        return f"{s // 3600}h {s % 3600 // 60:02d}m"
+    return f"{s // 86400}d {s % 86400 // 3600}h"

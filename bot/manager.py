@@ -1,0 +1,1122 @@
+"""The game manager: the one owner of live games, with no platform in it.
+
+Per channel at most one table (lobby, then a match of games). Every command runs under the
+table's ``asyncio.Lock``, so double clicks and simultaneous commands take turns. Turn timers
+live in a ``Scheduler``; deadlines are stored, and re-armed with the remaining time after a
+restart. A committed turn is saved (its transaction committed) before any reply announces it.
+Replies are neutral data (``bot.api.Reply``); a rack only ever goes privately to its owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from engine.ai import AI_LEVELS, choose_move
+
+from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
+from bot.commands import ALL_VERBS, CommandError, parse_command, usage
+from bot.i18n import LANGUAGES, duration, t
+from bot.presenter import Presenter
+from bot.scheduler import AsyncioScheduler, Scheduler
+from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
+from engine.actions import DRAFT_VERBS
+from engine.scoring import EndReason
+from engine.tiles import Edition, sort_tiles, tiles_text
+from storage import (
+    ConflictError,
+    Database,
+    GameRepository,
+    MatchRepository,
+    Seat,
+    SettingsRepository,
+    StatsRepository,
+    StorageError,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_AI = "medium"
+
+
+@dataclass
+class SeatInfo:
+    player: PlayerRef | None
+    ai: str | None
+    name: str
+
+    def stored(self, index: int) -> Seat:
+        player_id = self.player.user_id if self.player else f"ai-{index}"
+        return Seat(player_id=player_id, name=self.name, ai=self.ai)
+
+
+@dataclass
+class LiveTable:
+    """A channel's table: the lobby, then the match and its current game."""
+
+    channel: ChannelRef
+    host: PlayerRef
+    rules: Rules
+    lang: str = "en"
+    seats: list[SeatInfo] = field(default_factory=list)
+    phase: str = "lobby"  # lobby | playing
+    game: Game | None = None
+    draft: Draft | None = None
+    match: Match | None = None
+    match_id: int | None = None
+    game_id: int | None = None
+    version: int = 0
+    saved_actions: int = 0
+    deadline: float | None = None
+    turn_token: int = 0
+    selection: list[str] = field(default_factory=list)
+    target: int | None = None
+    sort_by: dict[str, str] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def seat_of(self, player: PlayerRef) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.player is not None and seat.player.same_person(player):
+                return index
+        return None
+
+    @property
+    def current_seat(self) -> SeatInfo | None:
+        if self.game is None or self.game.finished:
+            return None
+        return self.seats[self.game.current]
+
+
+class GameManager:
+    """Implements ``bot.api.GameService`` for every adapter."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        scheduler: Scheduler | None = None,
+        presenter: Presenter | None = None,
+        default_rules: Rules | None = None,
+        rng: random.Random | None = None,
+        warn_before: float = 15.0,
+    ) -> None:
+        self.db = db
+        self.games = GameRepository(db)
+        self.matches = MatchRepository(db)
+        self.settings = SettingsRepository(db)
+        self.stats = StatsRepository(db)
+        self.scheduler: Scheduler = scheduler or AsyncioScheduler()
+        self.presenter = presenter or Presenter()
+        self.default_rules = default_rules or Rules()
+        self.rng = rng or random.Random()
+        self.warn_before = warn_before
+        self.tables: dict[str, LiveTable] = {}
+        self._outbox: Outbox | None = None
+        self._create_lock = asyncio.Lock()
+
+    # ----- service API ---------------------------------------------------------------------
+
+    def set_outbox(self, outbox: Outbox) -> None:
+        self._outbox = outbox
+
+    async def handle(
+        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+    ) -> list[Reply]:
+        """Run one command and return what to send; never raises for user input."""
+        lang = self.tables[channel.key].lang if channel.key in self.tables else "en"
+        try:
+            command = parse_command(text)
+        except CommandError as err:
+            return [self._note(channel, player, str(err))]
+        try:
+            if command.verb == "start":
+                return await self._start(player, channel, command.args)
+            table = self.tables.get(channel.key)
+            if table is None:
+                return await self._without_table(player, channel, command.verb, command.args)
+            async with table.lock:
+                if self.tables.get(channel.key) is not table:
+                    return [self._note(channel, player, t(lang, "no_game"))]
+                return await self._dispatch(table, player, command.verb, command.args, admin)
+        except RummikubError as err:
+            return [self._note(channel, player, str(err))]
+        except ConflictError:
+            await self._reload(channel)
+            return [self._note(channel, player, t(lang, "busy"))]
+        except (StorageError, OSError):
+            log.exception("storage failure in %s", channel.key)
+            return [self._note(channel, player, t(lang, "error"))]
+
+    async def resume(self) -> int:
+        """Load every unfinished game from storage and re-arm its timer. Returns the count."""
+        stored = await self.games.list_active(with_actions=True)
+        for record in stored:
+            try:
+                table = await self._table_from_record(record)
+            except (RummikubError, ValueError, KeyError) as err:
+                log.error("cannot resume game %s: %s", record.id, err)
+                continue
+            self.tables[table.channel.key] = table
+            self._arm_timers(table)
+        return len(stored)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            self._cancel_timers(table)
+
+    # ----- helpers -------------------------------------------------------------------------
+
+    def _note(self, channel: ChannelRef, player: PlayerRef, text: str) -> Reply:
+        """A short private answer to one person (errors, confirmations)."""
+        return Reply(channel, text, private_to=player)
+
+    def _public(self, table: LiveTable, text: str, **kw: Any) -> Reply:
+        return Reply(table.channel, text, **kw)
+
+    async def _send(self, replies: Sequence[Reply]) -> None:
+        if self._outbox is None:
+            return
+        for reply in replies:
+            try:
+                await self._outbox(reply)
+            except Exception:  # an adapter failure must not stop the game
+                log.exception("outbox failed for %s", reply.channel.key)
+
+    async def _without_table(
+        self, player: PlayerRef, channel: ChannelRef, verb: str, args: str
+    ) -> list[Reply]:
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        lang = settings.language
+        if verb == "help":
+            return [self._note(channel, player, self._help(lang, args))]
+        if verb == "rules":
+            rules = self._rules_from_settings(settings)
+            return [self._note(channel, player, self._rules_text(lang, rules))]
+        if verb == "leaderboard":
+            return [self._note(channel, player, await self._leaderboard(channel, lang))]
+        if verb == "history":
+            return [self._note(channel, player, await self._history(channel, lang))]
+        if verb == "language":
+            return [await self._language(None, channel, player, args)]
+        return [self._note(channel, player, t(lang, "no_game"))]
+
+    def _rules_from_settings(self, settings: Any) -> Rules:
+        rules = self.default_rules
+        return replace(
+            rules,
+            opening_threshold=settings.opening_threshold,
+            turn_seconds=settings.turn_seconds,
+            edition=Edition(settings.edition),
+            hints=settings.hints,
+            match_games=settings.match_games,
+        )
+
+    # ----- dispatch ------------------------------------------------------------------------
+
+    async def _dispatch(
+        self, table: LiveTable, player: PlayerRef, verb: str, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if verb in ("join", "leave", "addbot", "kick", "settings", "cancel", "deal"):
+            handler = getattr(self, f"_{verb}")
+            result: list[Reply] = await handler(table, player, args, admin)
+            return result
+        if verb == "help":
+            return [self._note(table.channel, player, self._help(lang, args))]
+        if verb == "rules":
+            return [self._note(table.channel, player, self._rules_text(lang, table.rules))]
+        if verb == "leaderboard":
+            return [self._note(table.channel, player, await self._leaderboard(table.channel, lang))]
+        if verb == "history":
+            return [self._note(table.channel, player, await self._history(table.channel, lang))]
+        if verb == "language":
+            return [await self._language(table, table.channel, player, args)]
+        if table.phase == "lobby":
+            if verb in ("status", "table"):
+                return [self._lobby_reply(table)]
+            return [self._note(table.channel, player, t(lang, "playing_only"))]
+        if verb == "status":
+            return [self._note(table.channel, player, self._status_text(table))]
+        if verb == "table":
+            return [await self._table_reply(table)]
+        if verb == "score":
+            return [self._note(table.channel, player, self._standings_text(table))]
+        seat = table.seat_of(player)
+        if seat is None:
+            return [self._note(table.channel, player, t(lang, "not_seated"))]
+        if verb == "rack":
+            if args.strip():
+                self._set_sort(table, player, args)
+            return [await self._rack_reply(table, seat)]
+        if verb == "sort":
+            self._set_sort(table, player, args)
+            return [await self._rack_reply(table, seat)]
+        assert table.game is not None
+        if seat != table.game.current:
+            current = self.seats_name(table, table.game.current)
+            return [self._note(table.channel, player, t(lang, "not_your_turn", name=current))]
+        if verb == "hint":
+            return [await self._hint(table, seat, player)]
+        if verb in ("draw", "done"):
+            return await self._finish_turn(table, verb)
+        if verb == "pick":
+            return [await self._pick(table, seat, args)]
+        if verb == "target":
+            return [await self._target(table, seat, args)]
+        if verb == "place":
+            if not table.selection:
+                return [self._note(table.channel, player, t(lang, "nothing_selected"))]
+            target = f" to {table.target}" if table.target else ""
+            text = f"play {' '.join(table.selection)}{target}"
+            table.selection = []
+            return await self._draft_step(table, seat, text)
+        if verb in DRAFT_VERBS:
+            return await self._draft_step(table, seat, f"{verb} {args}".strip())
+        return [self._note(table.channel, player, self._help(lang, ""))]  # pragma: no cover
+
+    def seats_name(self, table: LiveTable, seat: int) -> str:
+        return table.seats[seat].name
+
+    # ----- lobby ---------------------------------------------------------------------------
+
+    async def _start(self, player: PlayerRef, channel: ChannelRef, args: str) -> list[Reply]:
+        async with self._create_lock:
+            if channel.key in self.tables:
+                lang = self.tables[channel.key].lang
+                return [self._note(channel, player, t(lang, "already_running"))]
+            settings = await self.settings.get(channel.platform, channel.chat_id)
+            rules = self._rules_from_settings(settings)
+            for part in args.split():
+                key, _, value = part.partition("=")
+                rules = rules.with_setting(key, value)
+            table = LiveTable(channel, player, rules, lang=settings.language)
+            table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
+            self.tables[channel.key] = table
+        lang = table.lang
+        reply = self._lobby_reply(
+            table, t(lang, "lobby_open", host=table.seats[0].name, seats=self._seats_text(table))
+        )
+        return [reply]
+
+    def _seats_text(self, table: LiveTable) -> str:
+        parts = []
+        for i, seat in enumerate(table.seats, start=1):
+            tag = f" (AI {seat.ai})" if seat.ai else ""
+            parts.append(f"{i}. {seat.name}{tag}")
+        return ", ".join(parts)
+
+    def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
+        lang = table.lang
+        body = text or t(
+            lang,
+            "lobby_state",
+            seats=self._seats_text(table),
+            settings=self._settings_text(table.rules),
+        )
+        buttons = (
+            (
+                Button("Join", "join", "success"),
+                Button("Leave", "leave", "secondary"),
+                Button("Add AI", "addbot", "primary"),
+                Button("Deal", "deal", "success"),
+            ),
+        )
+        return self._public(table, body, buttons=buttons, slot="lobby")
+
+    def _settings_text(self, rules: Rules) -> str:
+        games = rules.match_games if rules.match_games is not None else "players"
+        return (
+            f"edition {rules.edition.value}, threshold {rules.opening_threshold}, "
+            f"timer {duration(rules.turn_seconds)}, games {games}, "
+            f"hints {'on' if rules.hints else 'off'}"
+        )
+
+    def _is_host(self, table: LiveTable, player: PlayerRef, admin: bool) -> bool:
+        return admin or table.host.same_person(player)
+
+    async def _join(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if table.seat_of(player) is not None:
+            return [self._note(table.channel, player, t(lang, "already_seated"))]
+        limit = table.rules.edition.max_players
+        if len(table.seats) >= limit:
+            return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
+        name = player.display_name or player.user_id
+        table.seats.append(SeatInfo(player, None, name))
+        return [self._lobby_reply(table, t(lang, "joined", name=name, count=len(table.seats)))]
+
+    async def _leave(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        seat = table.seat_of(player)
+        if seat is None:
+            return [self._note(table.channel, player, t(lang, "not_seated"))]
+        return await self._remove_seat(table, seat, t(lang, "left", name=table.seats[seat].name))
+
+    async def _remove_seat(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
+        lang = table.lang
+        info = table.seats[seat]
+        if table.phase == "lobby":
+            del table.seats[seat]
+            if not any(s.player for s in table.seats):
+                self.tables.pop(table.channel.key, None)
+                return [self._public(table, text)]
+            if info.player is not None and info.player.same_person(table.host):
+                table.host = next(s.player for s in table.seats if s.player)
+            return [self._lobby_reply(table, text)]
+        # In a running game the seat is taken over by an AI so the others can finish.
+        table.seats[seat] = SeatInfo(None, DEFAULT_AI, f"{info.name} (AI)")
+        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
+        if not any(s.player for s in table.seats):
+            replies.extend(await self._cancel_game(table, info.name))
+            return replies
+        if table.game is not None and table.game.current == seat:
+            table.draft = None
+            replies.extend(await self._run_ai_turns(table))
+        return replies
+
+    async def _addbot(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if table.seat_of(player) is None and not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "not_seated"))]
+        level = (args.split() or [DEFAULT_AI])[0].lower()
+        if level not in AI_LEVELS:
+            return [
+                self._note(table.channel, player, t(lang, "bad_level", levels=", ".join(AI_LEVELS)))
+            ]
+        limit = table.rules.edition.max_players
+        if len(table.seats) >= limit:
+            return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
+        number = sum(1 for s in table.seats if s.ai) + 1
+        table.seats.append(SeatInfo(None, level, f"AI {number} ({level})"))
+        return [self._lobby_reply(table, t(lang, "ai_added", level=level))]
+
+    async def _kick(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        what = args.strip().lstrip("#")
+        index = None
+        if what.isdigit() and 1 <= int(what) <= len(table.seats):
+            index = int(what) - 1
+        else:
+            for i, seat in enumerate(table.seats):
+                if what and (
+                    seat.name.lower() == what.lower()
+                    or (seat.player and seat.player.user_id == what)
+                ):
+                    index = i
+        if index is None:
+            return [
+                self._note(
+                    table.channel,
+                    player,
+                    t(lang, "bad_seat", what=what or "?", count=len(table.seats)),
+                )
+            ]
+        name = table.seats[index].name
+        return await self._remove_seat(table, index, t(lang, "kicked", name=name))
+
+    async def _settings(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        parts = args.replace("=", " ").split()
+        if not parts:
+            return [
+                self._note(
+                    table.channel,
+                    player,
+                    t(lang, "settings", settings=self._settings_text(table.rules)),
+                )
+            ]
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if len(parts) != 2:
+            raise CommandErrorAsRule(usage("settings"))
+        key, value = parts
+        rules = table.rules.with_setting(key, value)
+        table.rules = rules
+        await self.settings.update(
+            table.channel.platform,
+            table.channel.chat_id,
+            opening_threshold=rules.opening_threshold,
+            turn_seconds=rules.turn_seconds,
+            edition=rules.edition.value,
+            hints=rules.hints,
+            match_games=rules.match_games,
+            async_mode=rules.turn_seconds >= 3600,
+        )
+        name = player.display_name or player.user_id
+        return [
+            self._lobby_reply(table, t(lang, "setting_changed", name=name, key=key, value=value))
+        ]
+
+    async def _cancel(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        return await self._cancel_game(table, player.display_name or player.user_id)
+
+    async def _cancel_game(self, table: LiveTable, by: str) -> list[Reply]:
+        self._cancel_timers(table)
+        if table.game_id is not None and table.game is not None:
+            await self.games.finish(
+                table.game_id,
+                expected_version=table.version,
+                snapshot=table.game.to_text(),
+                new_actions=table.game.log[table.saved_actions :],
+                status="cancelled",
+            )
+        if table.match_id is not None:
+            match = await self.matches.load(table.match_id)
+            if match.active:
+                await self.matches.close(table.match_id, expected_version=match.version)
+        self.tables.pop(table.channel.key, None)
+        return [Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")]
+
+    async def _language(
+        self, table: LiveTable | None, channel: ChannelRef, player: PlayerRef, args: str
+    ) -> Reply:
+        lang = args.strip().lower()
+        if lang not in LANGUAGES:
+            return self._note(channel, player, f"Languages: {', '.join(LANGUAGES)}.")
+        await self.settings.update(channel.platform, channel.chat_id, language=lang)
+        if table is not None:
+            table.lang = lang
+        return Reply(channel, t(lang, "language_set"))
+
+    async def _deal(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        if len(table.seats) < 2:
+            return [self._note(table.channel, player, t(lang, "need_players"))]
+        players = len(table.seats)
+        games = table.rules.games_for(players)
+        stored = await self.matches.create(
+            platform=table.channel.platform,
+            channel_id=table.channel.chat_id,
+            players=[s.stored(i) for i, s in enumerate(table.seats)],
+            games_planned=games,
+        )
+        table.match = Match(players, games)
+        table.match_id = stored.id
+        table.phase = "playing"
+        return await self._new_game(table)
+
+    # ----- games and turns -----------------------------------------------------------------
+
+    def _setup_text(self, table: LiveTable) -> str:
+        return json.dumps(
+            {
+                "rules": table.rules.to_text(),
+                "host": {"user_id": table.host.user_id, "name": table.host.display_name},
+                "lang": table.lang,
+                "players": len(table.seats),
+            }
+        )
+
+    async def _new_game(self, table: LiveTable) -> list[Reply]:
+        assert table.match is not None
+        seed = self.rng.randrange(2**62)
+        game = Game.new(len(table.seats), seed, table.rules)
+        table.game = game
+        table.draft = None
+        table.saved_actions = 0
+        deadline = self.scheduler.now() + table.rules.turn_seconds
+        stored = await self.games.create(
+            platform=table.channel.platform,
+            channel_id=table.channel.chat_id,
+            seats=[s.stored(i) for i, s in enumerate(table.seats)],
+            seed=seed,
+            setup=self._setup_text(table),
+            snapshot=game.to_text(),
+            turn=game.turn,
+            deadline=_dt(deadline),
+            match_id=table.match_id,
+            game_index=len(table.match.results),
+        )
+        table.game_id = stored.id
+        table.version = stored.version
+        lang = table.lang
+        starter = table.seats[game.starter].name
+        text = t(
+            lang, "dealt", number=table.match.game_number, games=table.match.games, starter=starter
+        )
+        replies = [self._public(table, text)]
+        for seat, info in enumerate(table.seats):
+            if info.player is not None:
+                replies.append(await self._rack_reply(table, seat))
+        replies.extend(await self._begin_turn(table, deadline))
+        return replies
+
+    async def _begin_turn(self, table: LiveTable, deadline: float | None = None) -> list[Reply]:
+        game = table.game
+        assert game is not None
+        table.turn_token += 1
+        table.selection = []
+        table.target = None
+        table.draft = None
+        table.deadline = deadline or self.scheduler.now() + table.rules.turn_seconds
+        seat = table.seats[game.current]
+        if seat.ai is not None:
+            self._cancel_timers(table)
+            return await self._run_ai_turns(table)
+        self._arm_timers(table)
+        replies = [await self._table_reply(table)]
+        assert seat.player is not None
+        replies.append(
+            self._public(
+                table,
+                t(
+                    table.lang,
+                    "your_turn",
+                    mention=seat.name,
+                    time=duration(table.rules.turn_seconds),
+                ),
+                mentions=(seat.player,),
+            )
+        )
+        replies.append(await self._panel_reply(table, game.current))
+        return replies
+
+    def _arm_timers(self, table: LiveTable) -> None:
+        if table.game is None or table.deadline is None or table.game.finished:
+            return
+        key = table.channel.key
+        token = table.turn_token
+        seconds = table.rules.turn_seconds
+        before = self.warn_before if seconds < 3600 else min(3600.0, seconds / 4)
+        warn_at = table.deadline - before
+        if warn_at > self.scheduler.now() and seconds > 2 * before:
+            self.scheduler.schedule_at(f"{key}:warn", warn_at, lambda: self._warn(key, token))
+        self.scheduler.schedule_at(
+            f"{key}:expire", table.deadline, lambda: self._expire(key, token)
+        )
+
+    def _cancel_timers(self, table: LiveTable) -> None:
+        self.scheduler.cancel(f"{table.channel.key}:warn")
+        self.scheduler.cancel(f"{table.channel.key}:expire")
+
+    async def _warn(self, key: str, token: int) -> None:
+        table = self.tables.get(key)
+        if table is None:
+            return
+        async with table.lock:
+            if table.turn_token != token or table.game is None or table.game.finished:
+                return
+            seat = table.seats[table.game.current]
+            if seat.player is None or table.deadline is None:
+                return
+            left = duration(table.deadline - self.scheduler.now())
+            text = t(table.lang, "warning", mention=seat.name, time=left)
+            replies = [
+                Reply(table.channel, text, private_to=seat.player),
+                self._public(table, text, mentions=(seat.player,)),
+            ]
+        await self._send(replies)
+
+    async def _expire(self, key: str, token: int) -> None:
+        table = self.tables.get(key)
+        if table is None:
+            return
+        async with table.lock:
+            if table.turn_token != token or table.game is None or table.game.finished:
+                return
+            try:
+                outcome = table.game.timeout(table.draft)
+                replies = await self._after_turn(table, outcome)
+            except ConflictError:
+                await self._reload(table.channel)
+                return
+        await self._send(replies)
+
+    async def _finish_turn(self, table: LiveTable, verb: str) -> list[Reply]:
+        game = table.game
+        assert game is not None
+        draft = table.draft
+        if verb == "done" and draft is not None and draft.changed:
+            outcome = game.commit(draft)  # raises with the first problem; nothing changes
+        else:
+            outcome = game.draw()
+        return await self._after_turn(table, outcome)
+
+    async def _after_turn(self, table: LiveTable, outcome: TurnOutcome) -> list[Reply]:
+        """Persist the finished turn, then announce it and start the next one."""
+        game = table.game
+        assert game is not None and table.game_id is not None
+        self._cancel_timers(table)
+        table.draft = None
+        new_actions = game.log[table.saved_actions :]
+        if game.finished:
+            assert game.result is not None
+            result = game.result
+            table.version = await self.games.finish(
+                table.game_id,
+                expected_version=table.version,
+                snapshot=game.to_text(),
+                new_actions=new_actions,
+                result={"text": result.to_text()},
+                scores=list(result.scores),
+                winner=result.winner,
+            )
+        else:
+            deadline = self.scheduler.now() + table.rules.turn_seconds
+            table.version = await self.games.save_turn(
+                table.game_id,
+                expected_version=table.version,
+                snapshot=game.to_text(),
+                new_actions=new_actions,
+                deadline=_dt(deadline),
+                draft=[],
+                turn=game.turn,
+            )
+        table.saved_actions = len(game.log)
+        replies = [self._public(table, self._outcome_text(table, outcome))]
+        mover = table.seats[outcome.seat]
+        if mover.player is not None:
+            replies.append(await self._rack_reply(table, outcome.seat))
+        if game.finished:
+            replies.extend(await self._game_over(table))
+            return replies
+        replies.extend(await self._begin_turn(table, deadline))
+        return replies
+
+    def _outcome_text(self, table: LiveTable, outcome: TurnOutcome) -> str:
+        lang = table.lang
+        name = table.seats[outcome.seat].name
+        if outcome.kind == "play":
+            key = "timeout_play" if outcome.timed_out else "played"
+            return t(lang, key, name=name, tiles=tiles_text(outcome.placed))
+        if outcome.kind == "penalty":
+            return t(lang, "timeout_penalty", name=name, count=len(outcome.drawn))
+        if outcome.kind == "pass":
+            return t(lang, "passed", name=name)
+        return t(lang, "timeout_draw" if outcome.timed_out else "drew", name=name)
+
+    async def _game_over(self, table: LiveTable) -> list[Reply]:
+        game, match = table.game, table.match
+        assert game is not None and game.result is not None and match is not None
+        result = game.result
+        lang = table.lang
+        winner = table.seats[result.winner].name
+        key = "game_over_out" if result.reason is EndReason.OUT else "game_over_blocked"
+        scores = ", ".join(f"{table.seats[i].name} {s:+d}" for i, s in enumerate(result.scores))
+        match.record(result)
+        lines = [t(lang, key, name=winner), t(lang, "scores", scores=scores)]
+        replies = [await self._table_reply(table)]
+        standings = await self._standings_reply(table, "\n".join(lines))
+        replies.append(standings)
+        if match.finished:
+            names = " & ".join(table.seats[s].name for s in match.winners())
+            replies.append(self._public(table, t(lang, "match_over", names=names)))
+            self.tables.pop(table.channel.key, None)
+            return replies
+        replies.append(
+            self._public(table, t(lang, "match_next", number=match.game_number, games=match.games))
+        )
+        replies.extend(await self._new_game(table))
+        return replies
+
+    async def _run_ai_turns(self, table: LiveTable) -> list[Reply]:
+        """Play AI seats until a human is to move or the game ends."""
+        replies: list[Reply] = []
+        game = table.game
+        assert game is not None
+        while not game.finished and table.seats[game.current].ai is not None:
+            seat = game.current
+            level = table.seats[seat].ai or DEFAULT_AI
+            melds = await asyncio.to_thread(choose_move, game, seat, level)
+            outcome: TurnOutcome | None = None
+            if melds is not None:
+                draft = game.draft(seat)
+                try:
+                    draft.arrange_melds(melds)
+                    outcome = game.commit(draft)
+                except RummikubError as err:  # never expected: the AI uses the same checks
+                    log.error("AI move refused (%s); drawing instead", err)
+            if outcome is None:
+                outcome = game.draw(seat)
+            if game.finished or table.seats[game.current].ai is not None:
+                # Persist and announce without starting a human turn yet.
+                replies.extend(await self._after_ai_turn(table, outcome))
+                if game is not table.game:  # a new game of the match was dealt
+                    return replies
+                continue
+            replies.extend(await self._after_turn(table, outcome))
+            return replies
+        return replies
+
+    async def _after_ai_turn(self, table: LiveTable, outcome: TurnOutcome) -> list[Reply]:
+        game = table.game
+        assert game is not None and table.game_id is not None
+        if game.finished:
+            return await self._after_turn(table, outcome)
+        new_actions = game.log[table.saved_actions :]
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=new_actions,
+            deadline=None,
+            draft=[],
+            turn=game.turn,
+        )
+        table.saved_actions = len(game.log)
+        return [self._public(table, self._outcome_text(table, outcome))]
+
+    # ----- the draft -----------------------------------------------------------------------
+
+    def _draft_for(self, table: LiveTable, seat: int) -> Draft:
+        assert table.game is not None
+        if table.draft is None or table.draft.seat != seat:
+            table.draft = table.game.draft(seat)
+        return table.draft
+
+    async def _draft_step(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
+        draft = self._draft_for(table, seat)
+        draft.apply_text(text)  # raises a one-sentence error and changes nothing
+        if table.game_id is not None:
+            table.version = await self.games.save_draft(
+                table.game_id, expected_version=table.version, draft=draft.steps
+            )
+        return [await self._panel_reply(table, seat)]
+
+    async def _pick(self, table: LiveTable, seat: int, args: str) -> Reply:
+        from engine.notation import parse_tokens
+
+        draft = self._draft_for(table, seat)
+        rack_codes = {t.code for t in draft.rack} | {str(t) for t in draft.rack}
+        for token in parse_tokens(args):
+            code = token.tile.code
+            if code not in rack_codes and str(token.tile) not in rack_codes:
+                raise RummikubErrorText(f"There is no {token.tile} on your rack.")
+            if code in table.selection:
+                table.selection.remove(code)
+            else:
+                table.selection.append(code)
+        return await self._panel_reply(table, seat)
+
+    async def _target(self, table: LiveTable, seat: int, args: str) -> Reply:
+        value = args.strip().lower().lstrip("#")
+        if value in ("", "new"):
+            table.target = None
+        elif value.isdigit():
+            table.target = int(value)
+        else:
+            raise RummikubErrorText(f"Write it like: {usage('target')}.")
+        return await self._panel_reply(table, seat)
+
+    async def _hint(self, table: LiveTable, seat: int, player: PlayerRef) -> Reply:
+        lang = table.lang
+        if not table.rules.hints:
+            return self._note(table.channel, player, t(lang, "hint_off"))
+        assert table.game is not None
+        text = await asyncio.to_thread(hint_text, table.game, seat)
+        if not text:
+            return self._note(table.channel, player, t(lang, "hint_none"))
+        return self._note(table.channel, player, t(lang, "hint", text=text))
+
+    # ----- views ---------------------------------------------------------------------------
+
+    def _set_sort(self, table: LiveTable, player: PlayerRef, args: str) -> None:
+        value = args.strip().lower()
+        if value.startswith("num"):
+            table.sort_by[player.key] = "number"
+        elif value.startswith("col"):
+            table.sort_by[player.key] = "color"
+        else:
+            raise RummikubErrorText(f"Write it like: {usage('sort')}.")
+
+    async def _rack_reply(self, table: LiveTable, seat: int) -> Reply:
+        game = table.game
+        info = table.seats[seat]
+        assert game is not None and info.player is not None
+        sort_by = table.sort_by.get(info.player.key, "color")
+        state = game.players[seat]
+        rack = sort_tiles(state.rack, sort_by)
+        text = t(table.lang, "rack", count=len(rack), tiles=tiles_text(rack))
+        if state.drawn is not None and state.drawn in rack:
+            text += " " + t(table.lang, "rack_new", tile=str(state.drawn))
+        images = await self.presenter.rack_images(game, seat, sort_by)
+        return Reply(
+            table.channel,
+            text,
+            images=images,
+            private_to=info.player,
+            slot="rack",
+            buttons=(
+                (Button("Sort by colour", "sort colour"), Button("Sort by number", "sort number")),
+            ),
+        )
+
+    async def _table_reply(self, table: LiveTable) -> Reply:
+        game = table.game
+        assert game is not None
+        text = self.presenter.table_text(game, [s.name for s in table.seats])
+        text = self._status_text(table) + "\n" + text
+        images = await self.presenter.table_images(
+            game, [s.name for s in table.seats], self._seconds_left(table)
+        )
+        buttons = ((Button("My rack", "rack"), Button("Status", "status")),)
+        return self._public(table, text, images=images, slot="table", buttons=buttons)
+
+    async def _panel_reply(self, table: LiveTable, seat: int) -> Reply:
+        game = table.game
+        info = table.seats[seat]
+        assert game is not None and info.player is not None
+        draft = table.draft or game.draft(seat)
+        lang = table.lang
+        sort_by = table.sort_by.get(info.player.key, "color")
+        text = self.presenter.draft_text(draft)
+        if draft.changed:
+            problems = draft.problems()
+            text += "\n" + (
+                t(lang, "draft_problems", problem=problems[0]) if problems else t(lang, "draft_ok")
+            )
+        if table.selection:
+            target = str(table.target) if table.target else "new"
+            text += "\n" + t(lang, "selected", tiles=" ".join(table.selection), target=target)
+        rack = sort_tiles(draft.rack, sort_by)
+        options = tuple(
+            SelectOption(str(tile), tile.code, tile.code in table.selection) for tile in rack
+        )
+        numbers = [i + 1 for i, s in enumerate(draft.slots) if s.tiles]
+        targets = (
+            SelectOption("New meld", "new", table.target is None),
+            *tuple(SelectOption(f"Meld {n}", str(n), table.target == n) for n in numbers),
+        )
+        selects = (
+            Select("pick", "Tiles to place", options, 0, min(len(options), 25) or 1),
+            Select("target", "Where to", targets[:25], 1, 1),
+        )
+        buttons = (
+            (
+                Button("Place", "place", "primary"),
+                Button("Auto", "auto " + " ".join(table.selection), "primary"),
+                Button("Undo", "undo"),
+                Button("Reset", "reset"),
+            ),
+            (Button("Draw", "draw", "secondary"), Button("Done", "done", "success")),
+        )
+        images = await self.presenter.draft_images(draft, sort_by)
+        return Reply(
+            table.channel,
+            text,
+            images=images,
+            buttons=buttons,
+            selects=selects,
+            private_to=info.player,
+            slot="panel",
+        )
+
+    async def _standings_reply(self, table: LiveTable, head: str) -> Reply:
+        text = head + "\n" + self._standings_text(table)
+        images = (
+            await self.presenter.standings_images(table.match, [s.name for s in table.seats])
+            if table.match
+            else ()
+        )
+        return self._public(table, text, images=images)
+
+    def _seconds_left(self, table: LiveTable) -> float | None:
+        if table.deadline is None:
+            return None
+        return max(0.0, table.deadline - self.scheduler.now())
+
+    def _status_text(self, table: LiveTable) -> str:
+        game, match = table.game, table.match
+        assert game is not None and match is not None
+        counts = ", ".join(
+            f"{s.name} {len(p.rack)}" for s, p in zip(table.seats, game.players, strict=True)
+        )
+        left = self._seconds_left(table)
+        return t(
+            table.lang,
+            "status",
+            number=match.game_number,
+            games=match.games,
+            turn=game.turn,
+            name=table.seats[game.current].name,
+            time=duration(left) if left is not None else "-",
+            pool=len(game.pool),
+            counts=counts,
+        )
+
+    def _standings_text(self, table: LiveTable) -> str:
+        match = table.match
+        if match is None:
+            return t(table.lang, "playing_only")
+        rows = "; ".join(
+            f"{row.rank}. {table.seats[row.seat].name}: {row.games_won} won, {row.total:+d}"
+            for row in match.standings()
+        )
+        return t(table.lang, "standings", played=len(match.results), games=match.games, rows=rows)
+
+    def _help(self, lang: str, args: str) -> str:
+        verb = args.strip().lower()
+        if verb:
+            try:
+                verb = parse_command(verb).verb
+            except CommandError as err:
+                return str(err)
+            return t(lang, "help_verb", usage=usage(verb))
+        return t(lang, "help", verbs=", ".join(ALL_VERBS))
+
+    def _rules_text(self, lang: str, rules: Rules) -> str:
+        return t(
+            lang,
+            "rules",
+            threshold=rules.opening_threshold,
+            seconds=rules.turn_seconds,
+            penalty=rules.timeout_penalty,
+            settings=self._settings_text(rules),
+        )
+
+    async def _leaderboard(self, channel: ChannelRef, lang: str) -> str:
+        entries = await self.stats.leaderboard(channel.platform, channel.chat_id)
+        if not entries:
+            return t(lang, "leaderboard_empty")
+        rows = "; ".join(
+            f"{i}. {e.name}: {e.games_won}/{e.games_played} won, {e.total_score:+d}"
+            for i, e in enumerate(entries, start=1)
+        )
+        return t(lang, "leaderboard", rows=rows)
+
+    async def _history(self, channel: ChannelRef, lang: str) -> str:
+        games = await self.games.history(channel.platform, channel.chat_id, limit=5)
+        if not games:
+            return t(lang, "history_empty")
+        rows = []
+        for g in games:
+            when = g.finished_at.strftime("%Y-%m-%d %H:%M") if g.finished_at else "?"
+            if g.result and "text" in g.result:
+                from engine.scoring import GameResult
+
+                result = GameResult.from_text(g.result["text"])
+                winner = g.seats[result.winner].name
+                rows.append(f"{when} {winner} won ({result.scores[result.winner]:+d})")
+            else:
+                rows.append(f"{when} {g.status}")
+        return t(lang, "history", rows="; ".join(rows))
+
+    # ----- restart -------------------------------------------------------------------------
+
+    async def _table_from_record(self, record: Any) -> LiveTable:
+        setup = json.loads(record.setup)
+        rules = Rules.from_text(setup["rules"])
+        channel = ChannelRef(record.platform, record.channel_id)
+        host = PlayerRef(record.platform, setup["host"]["user_id"], setup["host"]["name"])
+        seats = [
+            SeatInfo(
+                None if s.ai else PlayerRef(record.platform, s.player_id, s.name), s.ai, s.name
+            )
+            for s in record.seats
+        ]
+        table = LiveTable(
+            channel, host, rules, lang=setup.get("lang", "en"), seats=seats, phase="playing"
+        )
+        game = Game.from_text(record.snapshot)
+        game.log = list(record.actions or [])
+        table.game = game
+        table.game_id = record.id
+        table.version = record.version
+        table.saved_actions = len(game.log)
+        if record.match_id is not None:
+            match = await self.matches.load(record.match_id)
+            engine_match = Match(len(seats), match.games_planned)
+            for r in match.results:
+                from engine.scoring import GameResult
+
+                winner = r.winner if r.winner is not None else 0
+                engine_match.results.append(
+                    GameResult(EndReason.OUT, winner, tuple(r.scores), tuple(0 for _ in r.scores))
+                )
+            table.match = engine_match
+            table.match_id = record.match_id
+        if record.draft:
+            draft = game.draft()
+            for step in record.draft:
+                try:
+                    draft.apply_text(step)
+                except RummikubError:
+                    break
+            table.draft = draft
+        if record.deadline is not None:
+            table.deadline = (
+                record.deadline.replace(tzinfo=UTC).timestamp()
+                if record.deadline.tzinfo is None
+                else record.deadline.timestamp()
+            )
+        table.turn_token = 1
+        return table
+
+    async def _reload(self, channel: ChannelRef) -> None:
+        """After a version conflict: drop our copy and load the stored one."""
+        table = self.tables.get(channel.key)
+        if table is not None:
+            self._cancel_timers(table)
+        record = await self.games.load_active(channel.platform, channel.chat_id)
+        if record is None:
+            self.tables.pop(channel.key, None)
+            return
+        fresh = await self._table_from_record(record)
+        self.tables[channel.key] = fresh
+        self._arm_timers(fresh)
+
+
+class RummikubErrorText(RummikubError):
+    """A one-sentence bot-level input error (shown like a rules error)."""
+
+
+class CommandErrorAsRule(RummikubError):
+    """A usage error found after parsing."""
+
+    def __init__(self, usage_text: str) -> None:
+        super().__init__(f"Write it like: {usage_text}.")
+
+
+def hint_text(game: Game, seat: int) -> str | None:
+    """The best play for a seat's rack, explained in a line (None: nothing can be played)."""
+    from engine.solver import explain, solve
+
+    player = game.players[seat]
+    solution = solve(
+        game.table,
+        player.rack,
+        opening=not player.melded,
+        threshold=game.rules.opening_threshold,
+    )
+    if solution is None:
+        return None
+    return f"{explain(game.table, solution)} (auto {tiles_text(solution.placed)})"
+
+
+def _dt(timestamp: float) -> datetime:
+    return datetime.fromtimestamp(timestamp, UTC)

@@ -1,0 +1,103 @@
+"""The terminal adapter: a match against AI seats on stdin/stdout, through the same manager.
+
+It is a real adapter like the Discord and Telegram ones: it turns lines into ``handle`` calls
+and prints the replies (the player's private ones included, since the terminal is theirs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from bot.api import ChannelRef, PlayerRef, Reply
+from bot.manager import GameManager
+
+PROMPT = "> "
+
+
+class TerminalAdapter:
+    """Plays one channel (``terminal:<name>``) for one human."""
+
+    def __init__(
+        self,
+        manager: GameManager,
+        *,
+        name: str = "You",
+        channel: str = "local",
+        out: TextIO | None = None,
+        save_png: Path | None = None,
+    ) -> None:
+        self.manager = manager
+        self.player = PlayerRef("terminal", "you", name)
+        self.channel = ChannelRef("terminal", channel)
+        self.out = out or sys.stdout
+        self.save_png = save_png
+        self._images = 0
+        manager.set_outbox(self._outbox)
+
+    async def _outbox(self, reply: Reply) -> None:
+        self.show([reply])
+        self.out.write(PROMPT)
+        self.out.flush()
+
+    def show(self, replies: Sequence[Reply]) -> None:
+        for reply in replies:
+            if reply.private_to is not None and not reply.private_to.same_person(self.player):
+                continue  # another seat's private message never reaches this screen
+            self.out.write(reply.text.rstrip() + "\n")
+            if self.save_png is not None:
+                for image in reply.images:
+                    self._images += 1
+                    path = self.save_png / f"{self._images:04d}-{image.filename}"
+                    path.write_bytes(image.png)
+                    self.out.write(f"[image saved: {path}]\n")
+        self.out.flush()
+
+    async def send(self, text: str) -> list[Reply]:
+        replies = await self.manager.handle(self.player, self.channel, text, admin=True)
+        self.show(replies)
+        return replies
+
+    @property
+    def playing(self) -> bool:
+        return self.channel.key in self.manager.tables
+
+    async def setup(self, ai: Sequence[str], settings: Sequence[str]) -> None:
+        """Open the table, add the AI seats and deal (or continue a stored game)."""
+        if self.playing:
+            self.out.write("Continuing your unfinished game.\n")
+            await self.send("table")
+            await self.send("rack")
+            return
+        await self.send("start " + " ".join(settings))
+        for level in ai:
+            await self.send(f"addbot {level}")
+        await self.send("deal")
+
+    async def loop(self, stdin: asyncio.StreamReader) -> int:
+        """Read commands until the match ends or input does."""
+        while self.playing:
+            self.out.write(PROMPT)
+            self.out.flush()
+            line = await stdin.readline()
+            if not line:
+                self.out.write("\nBye - your game is saved; run the same command to continue.\n")
+                return 0
+            text = line.decode(errors="replace").strip()
+            if text in ("quit", "exit"):
+                self.out.write("Bye - your game is saved; run the same command to continue.\n")
+                return 0
+            if text:
+                await self.send(text)
+        self.out.write("The match is over. Thanks for playing!\n")
+        return 0
+
+
+async def stdin_reader() -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    return reader
