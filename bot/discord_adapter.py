@@ -374,7 +374,7 @@ class Invocation:
 class ReplySender:
     """Sends ``Reply`` objects through Discord, for one bot (one process)."""
 
-    bot: commands.Bot
+    bot: commands.AutoShardedBot
     slots: dict[tuple[str, str], int] = field(default_factory=dict)
     dm_slots: dict[tuple[str, str, str], int] = field(default_factory=dict)
     dm_closed: dict[str, float] = field(default_factory=dict)
@@ -387,8 +387,11 @@ class ReplySender:
                     await self._public(reply, ctx)
                 else:
                     await self._private(reply, ctx)
-            except discord.HTTPException as error:
-                log.error("could not deliver a reply to %s: %s", reply.channel.key, error)
+            except Exception as error:  # one bad reply must not stop the others or the game
+                if isinstance(error, discord.HTTPException):
+                    log.error("could not deliver a reply to %s: %s", reply.channel.key, error)
+                else:
+                    log.exception("could not build a reply for %s", reply.channel.key)
                 if ctx is not None and (
                     reply.private_to is None or reply.private_to.same_person(ctx.player)
                 ):
@@ -629,7 +632,7 @@ class RummikubCog(
         name="manage", description="Host or Manage Channels: settings, kick, cancel"
     )
 
-    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+    def __init__(self, bot: commands.AutoShardedBot, service: GameService) -> None:
         super().__init__()
         self.bot = bot
         self.service = service
@@ -691,7 +694,8 @@ class RummikubCog(
         """Answer clicks on components that no current handler knows (old message formats)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if re.fullmatch(BUTTON_TEMPLATE, custom_id) or re.fullmatch(SELECT_TEMPLATE, custom_id):
             return
         await asyncio.sleep(0)
@@ -1017,7 +1021,7 @@ class RummikubBot(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=shard_count,
-            shard_ids=shard_ids,
+            shard_ids=shard_ids,  # type: ignore[arg-type]  # None means "all shards"
         )
         self.service = service
         self.sync_commands = sync_commands
