@@ -305,6 +305,7 @@ async def race(args: argparse.Namespace) -> int:
     journal = Journal(Path(args.journal))
     db = Database(args.url, schema=args.schema)
     await db.start()
+    print("ready", flush=True)
     go = Path(args.go)
     while not go.exists():  # both racers start together
         await asyncio.sleep(0.01)
