@@ -51,6 +51,7 @@ from telegram.ext import (
 from telegram.helpers import create_deep_linked_url
 
 from bot.api import ChannelRef, GameService, PlayerRef, Reply
+from bot.commands import CommandError, parse_command
 from bot.telegram.render import (
     CallbackCodes,
     Part,
@@ -66,15 +67,17 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 TOAST_LIMIT = 200  # Telegram shows at most 200 characters in a callback answer
+PENDING_NOTES = 3  # short private answers kept for a user who has not opened the chat yet
 
-# The command menu Telegram shows. Every command is sent to the game as "<command> <args>";
-# /rummikub <anything> is sent as "<anything>", so the full command language works from groups.
+# The command menu Telegram shows (the game understands more: aliases, pick, target, place).
+# Every command is sent to the game as "<command> <args>"; /rummikub <anything> as "<anything>".
 GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("new", "open a game lobby in this group"),
+    ("new", "open a game lobby here: /new timer=86400 for a day per turn"),
     ("join", "take a seat in the lobby"),
-    ("leave", "leave the lobby or the game"),
-    ("ai", "add an AI seat: /ai or /ai hard"),
-    ("deal", "deal the tiles and start"),
+    ("leave", "give up your seat (an AI finishes for you)"),
+    ("ai", "add an AI seat: /ai, /ai easy, /ai hard"),
+    ("deal", "host: deal the tiles and start"),
+    ("settings", "show or change: /settings timer 3600, /settings threshold 25"),
     ("play", "new meld or extend one: /play R5 R6 R7, /play R8 to 3"),
     ("move", "move table tiles: /move R7 from 2 to 5"),
     ("split", "split a run: /split 2 at R6"),
@@ -83,23 +86,25 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("auto", "let the bot place these tiles: /auto R6 K9"),
     ("undo", "take back the last step of your turn"),
     ("reset", "start your turn over"),
-    ("done", "end your turn (draws if you played nothing)"),
+    ("done", "end your turn (you draw if you played nothing)"),
     ("draw", "draw a tile and end your turn"),
     ("hint", "best play for your rack, where hints are allowed"),
     ("rack", "send me my rack privately"),
     ("table", "show the table"),
     ("status", "whose turn, time left, tiles left"),
     ("score", "match standings"),
-    ("settings", "show or change settings: /settings timer 86400"),
-    ("kick", "remove a player (host or admin)"),
-    ("cancel", "cancel the game (host or admin)"),
-    ("rules", "the rules in short"),
-    ("help", "how to play with this bot"),
+    ("leaderboard", "this group's best players"),
+    ("history", "this group's recent games"),
+    ("kick", "host or admin: remove a seat: /kick 2"),
+    ("cancel", "host or admin: end the game here"),
+    ("rules", "the rules and this group's settings"),
+    ("help", "commands, or /help play"),
     ("rummikub", "any command: /rummikub play R5 R6 R7"),
 )
 PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
     ("start", "connect this chat to your game"),
     *(c for c in GROUP_COMMANDS if c[0] not in {"new", "join", "ai", "deal", "kick", "cancel"}),
+    ("sort", "order your rack: /sort number, /sort colour"),
 )
 FAILURE = "Something went wrong on my side while running that command; please try again."
 EXPIRED = "This button has expired; send /rack for a fresh panel."
@@ -212,6 +217,7 @@ class TelegramAdapter:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._unreachable: set[str] = set()
         self._notified: dict[tuple[str, str], float] = {}
+        self._pending: dict[str, dict[str, Reply]] = {}  # unreachable user -> unsent replies
         self._admins: dict[str, tuple[float, frozenset[str]]] = {}
         self._in_flight = 0
         self._stopped = False
@@ -288,10 +294,11 @@ class TelegramAdapter:
         private = filters.ChatType.PRIVATE
         groups = filters.ChatType.GROUPS
         new_messages = filters.UpdateType.MESSAGE
-        names = [name for name, _ in GROUP_COMMANDS]
         self.app.add_handler(CommandHandler("start", self._on_start, private & new_messages))
-        self.app.add_handler(CommandHandler([*names, "start"], self._on_command, new_messages))
-        self.app.add_handler(MessageHandler(private & filters.TEXT & new_messages, self._on_text))
+        self.app.add_handler(MessageHandler(filters.COMMAND & new_messages, self._on_command))
+        self.app.add_handler(
+            MessageHandler(private & filters.TEXT & ~filters.COMMAND & new_messages, self._on_text)
+        )
         self.app.add_handler(
             MessageHandler(
                 groups & filters.TEXT & ~filters.COMMAND & filters.REPLY & new_messages,
@@ -300,6 +307,23 @@ class TelegramAdapter:
         )
         self.app.add_handler(CallbackQueryHandler(self._on_button))
         self.app.add_error_handler(self._on_error)
+
+    def _for_us(self, text: str, in_group: bool) -> bool:
+        """Whether a command is ours: not addressed to another bot, and in a group a known one.
+
+        In a group an unknown bare command may belong to another bot, so it is left alone.
+        """
+        head = text.split(maxsplit=1)[0]
+        name, _, target = head.lstrip("/").partition("@")
+        if target:
+            return target.lower() == self.bot_username.lower()
+        if not in_group or name.lower() == "rummikub":
+            return True
+        try:
+            parse_command(text)
+        except CommandError:
+            return False
+        return True
 
     @contextlib.asynccontextmanager
     async def _busy(self) -> AsyncIterator[None]:
@@ -315,14 +339,20 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         async with self._busy():
-            self._unreachable.discard(str(user.id))
+            user_id = str(user.id)
+            self._unreachable.discard(user_id)
             payload = context.args[0] if context.args else ""
             game = parse_start_payload(payload)
             if game is not None:
-                self._set_home(str(user.id), game)
-            game = game or self._home(str(user.id))
+                self._set_home(user_id, game)
+            waiting = self._pending.pop(user_id, {})
+            if waiting:
+                # What could not be sent while the chat was closed, latest version of each.
+                await asyncio.gather(*[self._enqueue(reply) for reply in waiting.values()])
+                return
+            game = game or self._home(user_id)
             if game is None:
-                await self._run(player_of(user), ChannelRef(PLATFORM, str(user.id)), "help")
+                await self._run(player_of(user), ChannelRef(PLATFORM, user_id), "help")
             else:
                 await self._run(player_of(user), ChannelRef(PLATFORM, game), "rack")
 
@@ -330,6 +360,8 @@ class TelegramAdapter:
         """A command in a group (acts on that group's game) or in the private chat."""
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
         if message is None or user is None or chat is None or not message.text:
+            return
+        if not self._for_us(message.text, chat.type != ChatType.PRIVATE):
             return
         async with self._busy():
             _, text = command_text(message.text)
@@ -497,6 +529,7 @@ class TelegramAdapter:
             if is_group(reply.channel.chat_id):
                 self._set_home(player.user_id, reply.channel.chat_id)
             if player.user_id in self._unreachable:
+                self._keep_for_later(reply, player)
                 self._link_notice(reply, player)
                 return False
         elsewhere = player is not None and reply.channel.chat_id != str(destination)
@@ -514,9 +547,21 @@ class TelegramAdapter:
                 return False
             log.info("Telegram: %s cannot be reached privately: %s", player.key, error)
             self._unreachable.add(player.user_id)
+            self._keep_for_later(reply, player)
             self._link_notice(reply, player)
             return False
         return True
+
+    def _keep_for_later(self, reply: Reply, player: PlayerRef) -> None:
+        """Keep a private reply until the user opens the chat: the latest one of each slot and
+        the last few others."""
+        waiting = self._pending.setdefault(player.user_id, {})
+        key = f"slot:{reply.channel.chat_id}:{reply.slot}" if reply.slot else f"note:{id(reply)}"
+        waiting.pop(key, None)
+        waiting[key] = reply
+        notes = [k for k in waiting if k.startswith("note:")]
+        for old in notes[:-PENDING_NOTES]:
+            del waiting[old]
 
     def _link_notice(self, reply: Reply, player: PlayerRef) -> None:
         """Post in the group a button that opens the private chat (never the private content)."""

@@ -160,17 +160,14 @@ def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKe
 def _select_buttons(
     select: Select, codes: CallbackCodes, game_chat: str | None
 ) -> list[InlineKeyboardButton]:
-    """A select as toggle buttons: each press sends the whole new choice (no state here)."""
-    chosen = [option.value for option in select.options if option.selected]
+    """A select as toggle buttons: a press sends the command with that one option's value.
+
+    The game keeps the selection (``pick R5`` toggles R5), so no state lives in the buttons;
+    chosen options are marked.
+    """
     buttons = []
     for option in select.options:
-        if select.max_values <= 1:
-            values = [option.value]
-        elif option.selected:
-            values = [v for v in chosen if v != option.value]
-        else:
-            values = [o.value for o in select.options if o.selected or o is option]
-        command = f"{select.command} {' '.join(values)}".strip()
+        command = f"{select.command} {option.value}".strip()
         label = (SELECTED_MARK if option.selected else "") + option.label
         buttons.append(InlineKeyboardButton(label, callback_data=codes.encode(command, game_chat)))
     return buttons
