@@ -101,6 +101,33 @@ class CompletionSource(Protocol):
     async def completions(self, player: PlayerRef, channel: ChannelRef) -> Completions: ...
 
 
+def manager_completions(service: object, player: PlayerRef, channel: ChannelRef) -> Completions:
+    """Autocomplete data read from a ``GameManager``'s live table, for managers without a
+    ``completions`` method: the invoker's rack (their draft's, on their turn) and the numbered
+    melds they see. Read-only; a missing table or seat gives nothing."""
+    tables = getattr(service, "tables", None)
+    table = tables.get(channel.key) if isinstance(tables, dict) else None
+    game = getattr(table, "game", None)
+    if table is None or game is None or getattr(game, "finished", True):
+        return Completions()
+    seat = table.seat_of(player)
+    draft = table.draft if table.draft is not None and table.draft.seat == seat else None
+    if draft is not None:
+        rack = draft.rack
+        melds = [slot.tiles for slot in draft.slots]
+    else:
+        rack = game.players[seat].rack if seat is not None else ()
+        melds = [meld.tiles for meld in game.table]
+    return Completions(
+        rack=tuple(str(tile) for tile in rack),
+        melds=tuple(
+            (number, " ".join(str(tile) for tile in tiles))
+            for number, tiles in enumerate(melds, start=1)
+            if tiles
+        ),
+    )
+
+
 # --- custom ids and components ---------------------------------------------------------------
 
 
@@ -168,8 +195,13 @@ class CommandSelect(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
-        values = decode_values(data.get("values", []))
-        text = " ".join([self.command, *values])
+        chosen = list(data.get("values", []))
+        if self.item.max_values > 1:
+            # Discord reports what is selected now; the command language toggles ("pick R5"
+            # again unselects), so a multi-select with pre-selected options sends the changes.
+            before = [o.value for o in self.item.options if o.default]
+            chosen = [v for v in chosen if v not in before] + [v for v in before if v not in chosen]
+        text = " ".join([self.command, *decode_values(chosen)])
         cog = interaction.client.get_cog(COG_NAME)
         if isinstance(cog, RummikubCog):
             await cog.run(interaction, text, Clicked(self.slot, self.chan))
@@ -366,8 +398,18 @@ class Invocation:
 
     @property
     def asked_for_rack(self) -> bool:
+        """The person asked to see their rack (so it answers here, not by DM)."""
         words = self.text.split()
-        return bool(words) and words[0] == "rack"
+        return bool(words) and words[0] in ("rack", "sort")
+
+    def clicked_same_private(self, reply: Reply) -> bool:
+        """The press came from this person's private copy of the message the reply updates."""
+        return (
+            self.clicked is not None
+            and reply.slot is not None
+            and self.clicked.slot == reply.slot
+            and self.clicked_private
+        )
 
 
 @dataclass
@@ -486,7 +528,12 @@ class ReplySender:
             log.error("dropping a private reply for %s: not a Discord user", target.key)
             return
         is_invoker = ctx is not None and target.same_person(ctx.player)
-        if ctx is not None and is_invoker and (reply.slot != "rack" or ctx.asked_for_rack):
+        # Racks go by DM (a lasting copy) unless asked for here or updated in place.
+        if (
+            ctx is not None
+            and is_invoker
+            and (reply.slot != "rack" or ctx.asked_for_rack or ctx.clicked_same_private(reply))
+        ):
             await self._ephemeral(reply, ctx)
             return
         if await self._dm(reply, target):
@@ -498,12 +545,7 @@ class ReplySender:
     async def _ephemeral(self, reply: Reply, ctx: Invocation) -> None:
         rendered = render(reply)
         interaction = ctx.interaction
-        in_place = (
-            ctx.clicked is not None
-            and reply.slot is not None
-            and ctx.clicked.slot == reply.slot
-            and ctx.clicked_private
-        )
+        in_place = ctx.clicked_same_private(reply)
         if in_place or ctx.thinking:
             await interaction.edit_original_response(
                 content=rendered.single_content,
@@ -708,15 +750,14 @@ class RummikubCog(
     # autocomplete -----------------------------------------------------------------------------
 
     async def _completions(self, interaction: discord.Interaction[Any]) -> Completions:
-        if not isinstance(self.service, CompletionSource):
-            return Completions()
+        player = player_of(interaction.user)
+        channel = ChannelRef(PLATFORM, str(interaction.channel_id))
         try:
-            return await asyncio.wait_for(
-                self.service.completions(
-                    player_of(interaction.user), ChannelRef(PLATFORM, str(interaction.channel_id))
-                ),
-                timeout=2.0,
-            )
+            if isinstance(self.service, CompletionSource):
+                return await asyncio.wait_for(
+                    self.service.completions(player, channel), timeout=2.0
+                )
+            return manager_completions(self.service, player, channel)
         except Exception:
             log.exception("autocomplete failed")
             return Completions()

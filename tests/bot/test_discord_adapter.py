@@ -21,6 +21,8 @@ from bot.discord_adapter import (
     TEXT_STALE_BUTTON,
     Completions,
     RummikubBot,
+    build_view,
+    decode_values,
     invite_url,
 )
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, running_fake
@@ -48,6 +50,7 @@ class ScriptedService:
         self.calls: list[Call] = []
         self.seats: list[PlayerRef] = []
         self.rack_size = rack_size
+        self.picked: list[str] = []
         self.outbox = None
 
     def set_outbox(self, outbox) -> None:  # type: ignore[no-untyped-def]
@@ -71,7 +74,11 @@ class ScriptedService:
         return Reply(channel, f"Lobby: {names}", buttons=(row,), slot="lobby")
 
     def panel(self, channel: ChannelRef, player: PlayerRef, note: str) -> Reply:
-        options = tuple(SelectOption(t, t) for t in self.rack_tiles())
+        tiles = self.rack_tiles()
+        codes = [t if t not in tiles[:i] else f"{t}#1" for i, t in enumerate(tiles)]
+        options = tuple(
+            SelectOption(t, c, c in self.picked) for t, c in zip(tiles, codes, strict=True)
+        )
         return Reply(
             channel,
             f"Your draft. {note}",
@@ -122,6 +129,12 @@ class ScriptedService:
             return [Reply(channel, self.rack_text(player), private_to=player, slot="rack")]
         if verb == "hint":  # here: opens the turn panel
             return [self.panel(channel, player, "Nothing placed yet.")]
+        if verb == "pick":
+            for code in rest.split():
+                if code in self.picked:
+                    self.picked.remove(code)
+                else:
+                    self.picked.append(code)
         if verb in ("pick", "place", "undo"):
             return [self.panel(channel, player, f"{verb}: {rest}".strip())]
         if verb == "cancel":
@@ -348,25 +361,24 @@ async def test_a_rack_over_25_tiles_is_split_into_select_pages(
         assert [len(s["options"]) for s in selects] == [25, 15, 1]
         assert panel.row_count() == 5
         values = [o["value"] for s in selects[:2] for o in s["options"]]
-        assert len(values) == len(set(values)) == 40  # duplicates made unique for Discord
+        assert len(values) == len(set(values)) == 40
         assert [b["label"] for b in panel.buttons()] == [
-            "Place",
-            "Auto",
-            "Undo",
-            "Reset",
-            "Draw",
-            "Done",
-        ]
-        # tiles 21-40 repeat tiles 1-20: page 2 holds second copies, sent back plainly
-        chosen = [o["value"] for o in selects[1]["options"][:2]]
-        assert all("~" in v for v in chosen)
-        outcome = await h.choose(alice, panel, chosen, select_index=1)
-        plain = [v.split("~")[0] for v in chosen]
-        assert service.calls[-1].text == "pick " + " ".join(plain)
-        # the panel was updated in place, still private
-        assert outcome.private == [panel]
-        assert panel.text.startswith("Your draft. pick")
+            "Place", "Auto", "Undo", "Reset", "Draw", "Done",
+        ]  # fmt: skip
+        # tiles 21-40 are second copies (K1#1 ...): pick two of them on the second page
+        first, second = (o["value"] for o in selects[1]["options"][:2])
+        outcome = await h.choose(alice, panel, [first, second], select_index=1)
+        assert service.calls[-1].text == f"pick {first} {second}"
+        assert outcome.private == [panel]  # updated in place, still private
         assert len(panel.versions) == 3  # placeholder, first panel, updated panel
+        defaults = [o["value"] for o in panel.selects()[1]["options"] if o.get("default")]
+        assert defaults == [first, second]
+        # Discord then reports the whole selection; unticking one sends just that change,
+        # because "pick" toggles
+        await h.choose(alice, panel, [first], select_index=1)
+        assert service.calls[-1].text == f"pick {second}"
+        defaults = [o["value"] for o in panel.selects()[1]["options"] if o.get("default")]
+        assert defaults == [first]
     finally:
         await h.close()
 
@@ -488,6 +500,17 @@ async def test_a_second_acknowledgement_is_refused_like_discord_does(
             params=discord.webhook.async_.interaction_response_params(type=6),
         )
     assert caught.value.code == 40060
+
+
+def test_duplicate_select_values_are_made_unique_and_read_back_plain() -> None:
+    channel = ChannelRef("discord", "42")
+    options = tuple(SelectOption("R5", "R5") for _ in range(3))
+    view = build_view(Reply(channel, "x", selects=(Select("pick", "Pick", options, 0, 3),)))
+    assert view is not None
+    (select,) = view.children
+    values = [o.value for o in select.item.options]  # type: ignore[attr-defined]
+    assert values == ["R5", "R5~1", "R5~2"]
+    assert decode_values(values) == ["R5", "R5", "R5"]
 
 
 def test_invite_url_asks_for_the_bot_and_commands_scopes() -> None:
