@@ -131,7 +131,7 @@ def draw_draft(
     draw = ImageDraw.Draw(canvas)
     title = f"{view.title} · {view.player}" if view.player else view.title
     draw_status(
-        draw, th, width, lay.margin, title=title, seconds_left=view.seconds_left, pool_size=None
+        canvas, th, width, lay.margin, title=title, seconds_left=view.seconds_left, pool_size=None
     )
     _legend(draw, th, lay.margin, lay.legend_y, view, u)
     changed = view.changed
@@ -175,4 +175,5 @@ def render_draft(
     view: DraftView, *, theme: str | Theme = "light", width: int = DEFAULT_WIDTH
 ) -> bytes:
     """PNG bytes of the draft image: pure and thread-safe."""
-    return encode_png(draw_draft(view, theme=theme, width=width))
+    th = get_theme(theme)
+    return encode_png(draw_draft(view, theme=th, width=width), th)

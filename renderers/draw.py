@@ -8,9 +8,11 @@ cached per thread, because a FreeType face is not meant to be shared between thr
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -44,7 +46,9 @@ def font(size: int) -> Font:
     return found
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
+    """Width in pixels of ``text`` in the bundled font (cached: layouts ask often)."""
     stroke = bold_stroke(size) if bold else 0
     left, _, right, _ = font(size).getbbox(text, stroke_width=stroke)
     return math.ceil(right - left)
@@ -69,6 +73,38 @@ def draw_text(
     draw.text(
         xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill
     )
+
+
+def paste_text(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    background: RGB,
+    *,
+    bold: bool = False,
+    anchor: str = "la",
+) -> None:
+    """Like ``draw_text`` on a flat ``background``, from a cached sprite of the text: most
+    header text (names, counts, titles) repeats from one image to the next."""
+    stroke = bold_stroke(size) if bold else 0
+
+    def make() -> Image.Image:
+        box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+        left, top, right, bottom = (
+            math.floor(box[0]),
+            math.floor(box[1]),
+            *map(math.ceil, box[2:]),
+        )
+        im = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), background)
+        draw_text(ImageDraw.Draw(im), (-left, -top), text, size, fill, bold=bold, anchor=anchor)
+        im.info["offset"] = (left, top)
+        return im
+
+    sprite = cached_sprite(("text", text, size, fill, background, bold, anchor), make)
+    left, top = sprite.info["offset"]
+    canvas.paste(sprite, (round(xy[0] + left), round(xy[1] + top)))
 
 
 def draw_shape(
@@ -158,6 +194,58 @@ def tile_label(face: Face | None) -> str:
 
 _sprite_lock = threading.Lock()
 _sprites: dict[tuple[object, ...], Image.Image] = {}
+SPRITE_CACHE_LIMIT = 4000
+"""Cached sprites are small; the cap only guards a long-running bot against odd sizes."""
+
+
+def cached_sprite(key: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
+    """The sprite for ``key``, made once (under a lock) and then only read."""
+    with _sprite_lock:
+        sprite = _sprites.get(key)
+        if sprite is None:
+            if len(_sprites) >= SPRITE_CACHE_LIMIT:
+                _sprites.clear()
+            sprite = _sprites[key] = make()
+    return sprite
+
+
+def tray_sprite(
+    width: int, height: int, radius: int, fill: RGB, outline: RGB, line: int, background: RGB
+) -> Image.Image:
+    """A rounded panel with smooth corners (drawn large and reduced), cached."""
+
+    def make() -> Image.Image:
+        s = SUPERSAMPLE
+        im = Image.new("RGB", (width * s, height * s), background)
+        ImageDraw.Draw(im).rounded_rectangle(
+            (0, 0, width * s - 1, height * s - 1),
+            radius=radius * s,
+            fill=fill,
+            outline=outline,
+            width=line * s,
+        )
+        return im.reduce(s)
+
+    return cached_sprite(("tray", width, height, radius, fill, outline, line, background), make)
+
+
+def badge_sprite(
+    text: str, size: int, height: int, fill: RGB, ink: RGB, background: RGB
+) -> Image.Image:
+    """A pill (a circle for one or two digits) with bold ``text`` centred in it, cached."""
+
+    def make() -> Image.Image:
+        s = SUPERSAMPLE
+        width = max(height, text_width(text, size, bold=True) + height // 2)
+        im = Image.new("RGB", (width * s, height * s), background)
+        d = ImageDraw.Draw(im)
+        d.rounded_rectangle(
+            (0, 0, width * s - 1, height * s - 1), radius=height * s // 2, fill=fill
+        )
+        draw_text(d, (width * s / 2, height * s / 2), text, size * s, ink, bold=True, anchor="mm")
+        return im.reduce(s)
+
+    return cached_sprite(("badge", text, size, height, fill, ink, background), make)
 
 
 def tile_sprite(
@@ -176,13 +264,11 @@ def tile_sprite(
     ``face`` is what a real tile shows; for a joker pass ``joker`` (which copy: red or black
     face) and ``stands_for`` (the small label under the face; ``label=False`` on a rack).
     """
-    key = (theme.name, width, face, joker, stands_for, state, background, label)
-    with _sprite_lock:
-        sprite = _sprites.get(key)
-        if sprite is None:
-            sprite = _make_tile(theme, width, face, joker, stands_for, state, background, label)
-            _sprites[key] = sprite
-    return sprite
+    key = ("tile", theme.name, width, face, joker, stands_for, state, background, label)
+    return cached_sprite(
+        key,
+        lambda: _make_tile(theme, width, face, joker, stands_for, state, background, label),
+    )
 
 
 def sprite_cache_size() -> int:
@@ -312,8 +398,18 @@ def ink_of(color: Color) -> RGB:
 # Output
 
 
-def encode_png(image: Image.Image, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
-    """PNG bytes of ``image`` (no metadata, so equal images give equal bytes)."""
+def encode_png(
+    image: Image.Image, theme: Theme | None = None, *, compress_level: int = PNG_COMPRESS_LEVEL
+) -> bytes:
+    """PNG bytes of ``image`` (no metadata, so equal images give equal bytes).
+
+    With ``theme`` the image is stored as a palette PNG on that theme's palette: about half the
+    bytes and several times faster than RGB, with no visible difference.
+    """
+    if theme is not None:
+        from renderers.palette import to_palette
+
+        image = to_palette(image, theme)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue()

@@ -6,6 +6,7 @@ and read the pixels there.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -75,56 +76,69 @@ class MeldArea:
 
 @dataclass(frozen=True, slots=True)
 class MeldMetrics:
-    """Spacing around melds, all derived from the tile width."""
+    """Spacing around melds, all derived from the tile width (``MeldMetrics.of(width)``)."""
 
     tile_width: int
+    tile_height: int
+    gap: int
+    pad: int
+    meld_gap: int
+    label_h: int
+    row_gap: int
+    label_size: int
 
-    @property
-    def geo(self) -> TileGeometry:
-        return TileGeometry(self.tile_width)
-
-    @property
-    def pad(self) -> int:
-        return max(4, round(self.tile_width * 0.1))
-
-    @property
-    def meld_gap(self) -> int:
-        return max(10, round(self.tile_width * 0.28))
-
-    @property
-    def label_h(self) -> int:
-        return max(18, round(self.tile_width * 0.46))
-
-    @property
-    def row_gap(self) -> int:
-        return max(6, round(self.tile_width * 0.16))
-
-    @property
-    def label_size(self) -> int:
-        return max(14, round(self.tile_width * 0.37))
+    @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def of(tile_width: int) -> MeldMetrics:
+        geo = TileGeometry(tile_width)
+        return MeldMetrics(
+            tile_width=tile_width,
+            tile_height=geo.height,
+            gap=geo.gap,
+            pad=max(4, round(tile_width * 0.1)),
+            meld_gap=max(10, round(tile_width * 0.28)),
+            label_h=max(18, round(tile_width * 0.46)),
+            row_gap=max(6, round(tile_width * 0.16)),
+            label_size=max(14, round(tile_width * 0.37)),
+        )
 
     def tray_width(self, slot: MeldSlot) -> int:
         """Room for the tiles, and for an invalid meld also for its reason (up to the width
         of five tiles), since the reason is what the player needs to read."""
         n = max(1, len(slot.tiles))
-        width = n * self.geo.width + (n - 1) * self.geo.gap + 2 * self.pad
+        width = n * self.tile_width + (n - 1) * self.gap + 2 * self.pad
         if slot.error:
             badge = max(self.label_h, text_width(str(slot.number), self.label_size, True))
             need = 3 * self.pad + badge + text_width(slot.error, self.label_size)
-            width = max(width, min(need, 5 * (self.geo.width + self.geo.gap)))
+            width = max(width, min(need, 5 * (self.tile_width + self.gap)))
         return width
 
     @property
     def tray_height(self) -> int:
-        return self.geo.height + 2 * self.pad
+        return self.tile_height + 2 * self.pad
+
+
+def area_height(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> int:
+    """The height ``layout_melds`` would give, without placing every tile (for size search)."""
+    if not slots:
+        return 0
+    m = MeldMetrics.of(tile_width)
+    row_h = m.label_h + m.tray_height
+    x, rows = 0, 1
+    for slot in slots:
+        tw = m.tray_width(slot)
+        if x > 0 and x + tw > area_width:
+            x = 0
+            rows += 1
+        x += tw + m.meld_gap
+    return rows * row_h + (rows - 1) * m.row_gap
 
 
 def layout_melds(
     slots: Sequence[MeldSlot], x0: int, y0: int, area_width: int, tile_width: int
 ) -> MeldArea:
     """Flow melds left to right, top to bottom, in number order (reading order = numbers)."""
-    m = MeldMetrics(tile_width)
-    geo = m.geo
+    m = MeldMetrics.of(tile_width)
     placed: list[PlacedMeld] = []
     tiles: list[PlacedTile] = []
     x, y = x0, y0
@@ -140,14 +154,16 @@ def layout_melds(
         tx = tray.x + m.pad
         for tile, face in zip(slot.tiles, slot.faces, strict=True):
             tiles.append(
-                PlacedTile(tile, face, Box(tx, tray.y + m.pad, geo.width, geo.height), slot.number)
+                PlacedTile(
+                    tile, face, Box(tx, tray.y + m.pad, m.tile_width, m.tile_height), slot.number
+                )
             )
-            tx += geo.width + geo.gap
+            tx += m.tile_width + m.gap
         x += tw + m.meld_gap
     height = (y - y0 + row_h) if slots else 0
     return MeldArea(tile_width, tuple(placed), tuple(tiles), height)
 
 
 def fits_width(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> bool:
-    m = MeldMetrics(tile_width)
+    m = MeldMetrics.of(tile_width)
     return all(m.tray_width(s) <= area_width for s in slots)

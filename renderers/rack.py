@@ -211,4 +211,6 @@ def render_rack(
     positions: bool = False,
 ) -> bytes:
     """PNG bytes of the rack image: pure and thread-safe."""
-    return encode_png(draw_rack(view, theme=theme, tile_width=tile_width, positions=positions))
+    th = get_theme(theme)
+    image = draw_rack(view, theme=th, tile_width=tile_width, positions=positions)
+    return encode_png(image, th)

@@ -199,4 +199,5 @@ def render_standings(
     view: StandingsView, *, theme: str | Theme = "light", width: int = STANDINGS_WIDTH
 ) -> bytes:
     """PNG bytes of the standings image: pure and thread-safe."""
-    return encode_png(draw_standings(view, theme=theme, width=width))
+    th = get_theme(theme)
+    return encode_png(draw_standings(view, theme=th, width=width), th)

@@ -16,15 +16,19 @@ from PIL import Image, ImageDraw
 from engine.tiles import Tile
 from renderers.draw import (
     TileState,
+    badge_sprite,
+    cached_sprite,
     draw_clock,
     draw_play_marker,
     draw_stack,
     draw_text,
     draw_tile,
     encode_png,
+    paste_text,
     text_width,
+    tray_sprite,
 )
-from renderers.layout import Box, MeldArea, MeldMetrics, fits_width, layout_melds
+from renderers.layout import Box, MeldArea, MeldMetrics, area_height, fits_width, layout_melds
 from renderers.theme import Theme, get_theme
 from renderers.views import MeldSlot, PlayerInfo, TableView, clock_text
 
@@ -117,8 +121,28 @@ def layout_header(players: Sequence[PlayerInfo], width: int, margin: int) -> Hea
     return Header(bottom + round(18 * u), tuple(chips))
 
 
+def _status_chip(theme: Theme, kind: str, text: str, urgent: bool, u: float) -> Image.Image:
+    """A cached chip: a clock or pool icon and its value."""
+
+    def make() -> Image.Image:
+        h = round(44 * u)
+        size = round(24 * u)
+        w = round(52 * u) + text_width(text, size, bold=True) + round(16 * u)
+        im = Image.new("RGB", (w, h), theme.background)
+        d = ImageDraw.Draw(im)
+        fill = theme.error if urgent else theme.chip
+        ink = (255, 255, 255) if urgent else theme.text
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, fill=fill)
+        icon = draw_stack if kind == "pool" else draw_clock
+        icon(d, round(28 * u), h / 2, round(12 * u), ink)
+        draw_text(d, (round(48 * u), h / 2), text, size, ink, bold=True, anchor="lm")
+        return im
+
+    return cached_sprite(("status", theme, kind, text, urgent, u), make)
+
+
 def draw_status(
-    draw: ImageDraw.ImageDraw,
+    canvas: Image.Image,
     theme: Theme,
     width: int,
     margin: int,
@@ -132,63 +156,70 @@ def draw_status(
     h = round(44 * u)
     y = margin
     x = width - margin
-    size = round(24 * u)
     for kind, value in (("pool", pool_size), ("clock", seconds_left)):
         if value is None:
             continue
         text = f"{value} in pool" if kind == "pool" else clock_text(value)
-        urgent = kind == "clock" and value <= 10
-        w = round(52 * u) + text_width(text, size, bold=True) + round(16 * u)
-        x -= w
-        fill = theme.error if urgent else theme.chip
-        ink = (255, 255, 255) if urgent else theme.text
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=h // 2, fill=fill)
-        icon = draw_stack if kind == "pool" else draw_clock
-        icon(draw, x + round(28 * u), y + h / 2, round(12 * u), ink)
-        draw_text(draw, (x + round(48 * u), y + h / 2), text, size, ink, bold=True, anchor="lm")
+        chip = _status_chip(theme, kind, text, kind == "clock" and value <= 10, u)
+        x -= chip.width
+        canvas.paste(chip, (x, y))
         x -= round(12 * u)
     title_size = round(34 * u)
     title_text = fit_text(title, title_size, max(40, x - margin - round(12 * u)), bold=True)
-    draw_text(draw, (margin, y + h / 2), title_text, title_size, theme.text, bold=True, anchor="lm")
+    paste_text(
+        canvas,
+        (margin, y + h / 2),
+        title_text,
+        title_size,
+        theme.text,
+        theme.background,
+        bold=True,
+        anchor="lm",
+    )
 
 
-def draw_players(draw: ImageDraw.ImageDraw, theme: Theme, width: int, header: Header) -> None:
-    u = _unit(width)
-    for player, box in header.chips:
-        _, _, name = _chip_size(player, u)
+def _player_chip(theme: Theme, player: PlayerInfo, u: float) -> Image.Image:
+    """A cached chip: play marker for the current player, name, tile count on a little tile,
+    and "no meld" until the initial meld is made."""
+
+    def make() -> Image.Image:
+        w, h, name = _chip_size(player, u)
+        im = Image.new("RGB", (w, h), theme.background)
+        d = ImageDraw.Draw(im)
         current = player.is_current
         fill = theme.accent if current else theme.chip
         ink = theme.accent_text if current else theme.text
-        draw.rounded_rectangle((box.x, box.y, box.right, box.bottom), radius=box.h // 2, fill=fill)
-        x = box.x + round(16 * u)
-        cy = box.y + box.h / 2
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, fill=fill)
+        x = round(16 * u)
+        cy = h / 2
         if current:
-            draw_play_marker(draw, x + round(8 * u), cy, round(9 * u), ink)
+            draw_play_marker(d, x + round(8 * u), cy, round(9 * u), ink)
             x += round(26 * u)
         size = round(24 * u)
-        draw_text(draw, (x, cy), name, size, ink, bold=True, anchor="lm")
+        draw_text(d, (x, cy), name, size, ink, bold=True, anchor="lm")
         x += text_width(name, size, bold=True) + round(12 * u)
-        # The tile count on a little tile.
         tw, th = round(40 * u), round(32 * u)
-        draw.rounded_rectangle(
+        d.rounded_rectangle(
             (x, cy - th / 2, x + tw, cy + th / 2),
             radius=round(6 * u),
             fill=theme.tile_face,
             outline=theme.tile_outline,
         )
-        draw_text(
-            draw,
-            (x + tw / 2, cy),
-            str(player.tile_count),
-            round(20 * u),
-            (32, 33, 36),
-            bold=True,
-            anchor="mm",
-        )
+        count = str(player.tile_count)
+        draw_text(d, (x + tw / 2, cy), count, round(20 * u), (32, 33, 36), bold=True, anchor="mm")
         x += tw + round(10 * u)
         if not player.melded:
             muted = ink if current else theme.muted
-            draw_text(draw, (x, cy), "no meld", round(17 * u), muted, anchor="lm")
+            draw_text(d, (x, cy), "no meld", round(17 * u), muted, anchor="lm")
+        return im
+
+    return cached_sprite(("player", theme, player, u), make)
+
+
+def draw_players(canvas: Image.Image, theme: Theme, width: int, header: Header) -> None:
+    u = _unit(width)
+    for player, box in header.chips:
+        canvas.paste(_player_chip(theme, player, u), (box.x, box.y))
 
 
 def choose_tile_width(
@@ -200,7 +231,7 @@ def choose_tile_width(
     for size in sizes:
         if not fits_width(slots, area_width, size):
             continue
-        if layout_melds(slots, 0, 0, area_width, size).height <= max_area_height:
+        if area_height(slots, area_width, size) <= max_area_height:
             return size
     return sizes[-1]
 
@@ -241,38 +272,41 @@ def paint_melds(
     show_reasons: bool = True,
 ) -> None:
     """Trays, number badges (with the reason for an invalid meld) and tiles."""
-    m = MeldMetrics(area.tile_width)
+    m = MeldMetrics.of(area.tile_width)
     tray_fill: dict[int, tuple[int, int, int]] = {}
     for pm in area.melds:
         bad = pm.slot.error is not None
         fill = theme.error_tray if bad else theme.tray
         tray_fill[pm.slot.number] = fill
         t = pm.tray
-        draw.rounded_rectangle(
-            (t.x, t.y, t.right - 1, t.bottom - 1),
-            radius=round(m.pad * 1.6),
-            fill=fill,
-            outline=theme.error if bad else theme.tray_edge,
-            width=max(2, m.pad // 2) if bad else 1,
+        tray = tray_sprite(
+            t.w,
+            t.h,
+            round(m.pad * 1.6),
+            fill,
+            theme.error if bad else theme.tray_edge,
+            max(2, m.pad // 2) if bad else 1,
+            theme.background,
         )
+        canvas.paste(tray, (t.x, t.y))
         size = m.label_size
-        text = str(pm.slot.number)
         bh = pm.label.h - max(3, m.pad // 2)
-        bw = max(bh, text_width(text, size, bold=True) + bh // 2)
-        bx, by = pm.label.x + m.pad, pm.label.y
-        badge = theme.error if bad else theme.text
-        draw.rounded_rectangle((bx, by, bx + bw, by + bh), radius=bh // 2, fill=badge)
-        draw_text(
-            draw, (bx + bw / 2, by + bh / 2), text, size, theme.background, bold=True, anchor="mm"
+        badge = badge_sprite(
+            str(pm.slot.number),
+            size,
+            bh,
+            theme.error if bad else theme.text,
+            theme.background,
+            theme.background,
         )
+        bx, by = pm.label.x + m.pad, pm.label.y
+        canvas.paste(badge, (bx, by))
         if bad and show_reasons and pm.slot.error:
-            room = pm.label.right - (bx + bw + m.pad)
-            reason = fit_text(pm.slot.error, size, max(10, room))
-            draw_text(
-                draw, (bx + bw + m.pad // 2, by + bh / 2), reason, size, theme.error, anchor="lm"
-            )
+            start = bx + badge.width + m.pad // 2
+            reason = fit_text(pm.slot.error, size, max(10, pm.label.right - start))
+            paste_text(canvas, (start, by + bh / 2), reason, size, theme.error, fill, anchor="lm")
         if not pm.slot.tiles:
-            draw_text(draw, t.center, "empty", size, theme.muted, anchor="mm")
+            paste_text(canvas, t.center, "empty", size, theme.muted, fill, anchor="mm")
     for pt in area.tiles:
         joker = pt.tile.copy if pt.tile.is_joker else None
         draw_tile(
@@ -289,7 +323,14 @@ def paint_melds(
         )
 
 
-def draw_caption(draw: ImageDraw.ImageDraw, theme: Theme, box: Box, text: str, width: int) -> None:
+def draw_caption(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    box: Box,
+    text: str,
+    width: int,
+) -> None:
     """The last move, with a swatch in the highlight colour as its legend."""
     u = _unit(width)
     sw, sh = round(22 * u), round(28 * u)
@@ -303,7 +344,8 @@ def draw_caption(draw: ImageDraw.ImageDraw, theme: Theme, box: Box, text: str, w
     )
     size = round(24 * u)
     x = box.x + sw + round(12 * u)
-    draw_text(draw, (x, cy), fit_text(text, size, box.right - x), size, theme.text, anchor="lm")
+    line = fit_text(text, size, box.right - x)
+    paste_text(canvas, (x, cy), line, size, theme.text, theme.background, anchor="lm")
 
 
 def draw_table(
@@ -319,7 +361,7 @@ def draw_table(
     canvas = Image.new("RGB", (lay.width, lay.height), th.background)
     draw = ImageDraw.Draw(canvas)
     draw_status(
-        draw,
+        canvas,
         th,
         width,
         lay.margin,
@@ -327,7 +369,7 @@ def draw_table(
         seconds_left=view.seconds_left,
         pool_size=view.pool_size,
     )
-    draw_players(draw, th, width, lay.header)
+    draw_players(canvas, th, width, lay.header)
     if view.melds:
         highlight = view.highlight
 
@@ -349,7 +391,7 @@ def draw_table(
             anchor="mm",
         )
     if lay.caption_box is not None:
-        draw_caption(draw, th, lay.caption_box, view.caption, width)
+        draw_caption(canvas, draw, th, lay.caption_box, view.caption, width)
     return canvas
 
 
@@ -361,4 +403,5 @@ def render_table(
     max_height: int | None = None,
 ) -> bytes:
     """PNG bytes of the table image: pure and thread-safe (call it via ``asyncio.to_thread``)."""
-    return encode_png(draw_table(view, theme=theme, width=width, max_height=max_height))
+    th = get_theme(theme)
+    return encode_png(draw_table(view, theme=th, width=width, max_height=max_height), th)
