@@ -597,22 +597,23 @@ class TelegramAdapter:
             await self._send_parts(chat, parts)
             return
         key = f"{chat}|{reply.channel.chat_id}|{reply.slot}"
-        record: list[dict[str, Any]] | None = self.state.get("slot", key)
-        if record and [r["kind"] for r in record] == [p.kind for p in parts]:
+        record: list[dict[str, Any]] = self.state.get("slot", key) or []
+        # Edit the messages whose kind still fits (the table photo stays where it is when its
+        # text outgrows the caption), delete what is left over, send what is new.
+        kept: list[dict[str, Any]] = []
+        for old, part in zip(record, parts, strict=False):
+            if old["kind"] != part.kind:
+                break
             try:
-                edited = [
-                    await self._edit(chat, old, part)
-                    for old, part in zip(record, parts, strict=True)
-                ]
+                kept.append(await self._edit(chat, old, part))
             except BadRequest as error:
                 log.info("Telegram: could not edit slot %s, sending anew: %s", key, error)
-            else:
-                self.state.put("slot", key, edited)
-                return
-        for old in record or []:
+                break
+        for old in record[len(kept) :]:
             with contextlib.suppress(TelegramError):
                 await self.app.bot.delete_message(chat, old["id"])
-        self.state.put("slot", key, await self._send_parts(chat, parts))
+        kept += await self._send_parts(chat, parts[len(kept) :])
+        self.state.put("slot", key, kept)
 
     async def _send_parts(self, chat: int, parts: list[Part]) -> list[dict[str, Any]]:
         sent = []

@@ -53,6 +53,7 @@ class ApiCall:
     method: str
     params: dict[str, Any]
     files: dict[str, bytes]
+    filenames: dict[str, str] = field(default_factory=dict)
     status: int = 200
     result: Any = None
     error: str | None = None
@@ -65,6 +66,19 @@ class ApiCall:
     def chat_id(self) -> int | None:
         value = self.params.get("chat_id")
         return int(value) if value is not None else None
+
+    @property
+    def shown_text(self) -> str:
+        """Every piece of text this call shows: text, caption, media caption, button labels."""
+        pieces = [str(self.params.get(key, "")) for key in ("text", "caption")]
+        media = self.params.get("media")
+        if isinstance(media, dict):
+            pieces.append(str(media.get("caption", "")))
+        markup = self.params.get("reply_markup")
+        if isinstance(markup, dict):
+            for row in markup.get("inline_keyboard", []):
+                pieces += [str(button.get("text", "")) for button in row]
+        return "\n".join(piece for piece in pieces if piece)
 
 
 @dataclass
@@ -414,8 +428,8 @@ class FakeTelegram:
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
-        params, files = await self._read_params(request)
-        call = ApiCall(method, params, files)
+        params, files, filenames = await self._read_params(request)
+        call = ApiCall(method, params, files, filenames)
         if request.match_info["token"] != self.token:
             return self._answer(call, ApiError(401, "Unauthorized"))
         if method != "getUpdates":
@@ -463,18 +477,22 @@ class FakeTelegram:
         )
 
     @staticmethod
-    async def _read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+    async def _read_params(
+        request: web.Request,
+    ) -> tuple[dict[str, Any], dict[str, bytes], dict[str, str]]:
         params: dict[str, Any] = {}
         files: dict[str, bytes] = {}
+        filenames: dict[str, str] = {}
         if request.method == "GET":
             form: Any = request.query
         elif request.content_type == "application/json":
-            return dict(await request.json()), files
+            return dict(await request.json()), files, filenames
         else:
             form = await request.post()
         for key, value in form.items():
             if isinstance(value, web.FileField):
                 files[key] = value.file.read()
+                filenames[key] = value.filename
                 continue
             text = str(value)
             if text[:1] in "[{":
@@ -484,7 +502,7 @@ class FakeTelegram:
                 except ValueError:
                     pass
             params[key] = text
-        return params, files
+        return params, files, filenames
 
     # --- helpers for the API methods -------------------------------------------------------
 
