@@ -97,9 +97,10 @@ class Database:
     @property
     def sqlite_path(self) -> Path | None:
         """The SQLite file, or None for PostgreSQL or an in-memory database."""
-        if self.dialect != "sqlite" or self.url.database in (None, "", ":memory:"):
+        database = self.url.database
+        if self.dialect != "sqlite" or not database or database == ":memory:":
             return None
-        return Path(self.url.database)  # type: ignore[arg-type]
+        return Path(database)
 
     def _create_engine(self, echo: bool) -> AsyncEngine:
         kwargs: dict[str, Any] = {"echo": echo}

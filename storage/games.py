@@ -8,10 +8,10 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
+from sqlmodel import col, select
 
 from storage import matches, stats
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
@@ -52,9 +52,9 @@ def _to_record(row: GameRow, actions: Sequence[str] | None) -> StoredGame:
 
 async def _actions_of(session: AsyncSession, game_id: int) -> list[str]:
     result = await session.execute(
-        select(GameActionRow.action)
-        .where(GameActionRow.game_id == game_id)
-        .order_by(GameActionRow.seq)  # type: ignore[arg-type]
+        select(col(GameActionRow.action))
+        .where(col(GameActionRow.game_id) == game_id)
+        .order_by(col(GameActionRow.seq))
     )
     return list(result.scalars())
 
@@ -169,9 +169,9 @@ class GameRepository:
             row = (
                 await session.execute(
                     select(GameRow).where(
-                        GameRow.platform == platform,
-                        GameRow.channel_id == str(channel_id),
-                        GameRow.finished_at.is_(None),  # type: ignore[union-attr]
+                        col(GameRow.platform) == platform,
+                        col(GameRow.channel_id) == str(channel_id),
+                        col(GameRow.finished_at).is_(None),
                     )
                 )
             ).scalar_one_or_none()
@@ -186,18 +186,18 @@ class GameRepository:
     ) -> list[StoredGame]:
         """Every unfinished game (what a restarted bot resumes), oldest first."""
         async with self._db.sessions() as session:
-            query = select(GameRow).where(GameRow.finished_at.is_(None))  # type: ignore[union-attr]
+            query = select(GameRow).where(col(GameRow.finished_at).is_(None))
             if platform is not None:
-                query = query.where(GameRow.platform == platform)
-            rows = list((await session.execute(query.order_by(GameRow.id))).scalars())  # type: ignore[arg-type]
+                query = query.where(col(GameRow.platform) == platform)
+            rows = list((await session.execute(query.order_by(col(GameRow.id)))).scalars())
             if not with_actions:
                 return [_to_record(row, None) for row in rows]
             logs: dict[int, list[str]] = defaultdict(list)
             result = await session.execute(
-                select(GameActionRow.game_id, GameActionRow.action)
-                .join(GameRow, GameRow.id == GameActionRow.game_id)  # type: ignore[arg-type]
-                .where(GameRow.finished_at.is_(None))  # type: ignore[union-attr]
-                .order_by(GameActionRow.game_id, GameActionRow.seq)  # type: ignore[arg-type]
+                select(col(GameActionRow.game_id), col(GameActionRow.action))
+                .join(GameRow, col(GameRow.id) == col(GameActionRow.game_id))
+                .where(col(GameRow.finished_at).is_(None))
+                .order_by(col(GameActionRow.game_id), col(GameActionRow.seq))
             )
             for game_id, action in result:
                 logs[game_id].append(action)
@@ -210,11 +210,11 @@ class GameRepository:
                 await session.execute(
                     select(GameRow)
                     .where(
-                        GameRow.platform == platform,
-                        GameRow.channel_id == str(channel_id),
-                        GameRow.finished_at.is_not(None),  # type: ignore[union-attr]
+                        col(GameRow.platform) == platform,
+                        col(GameRow.channel_id) == str(channel_id),
+                        col(GameRow.finished_at).is_not(None),
                     )
-                    .order_by(GameRow.finished_at.desc(), GameRow.id.desc())  # type: ignore[union-attr]
+                    .order_by(col(GameRow.finished_at).desc(), col(GameRow.id).desc())
                     .limit(limit)
                 )
             ).scalars()

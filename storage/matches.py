@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
+from sqlmodel import col, select
 
 from storage import stats
 from storage.errors import ConflictError, NotFoundError
@@ -49,8 +49,8 @@ async def _results_of(session: AsyncSession, match_id: int) -> list[MatchGameRes
     rows = (
         await session.execute(
             select(MatchGameRow)
-            .where(MatchGameRow.match_id == match_id)
-            .order_by(MatchGameRow.game_index)  # type: ignore[arg-type]
+            .where(col(MatchGameRow.match_id) == match_id)
+            .order_by(col(MatchGameRow.game_index))
         )
     ).scalars()
     return [_result(row) for row in rows]
@@ -182,11 +182,11 @@ class MatchRepository:
                 await session.execute(
                     select(MatchRow)
                     .where(
-                        MatchRow.platform == platform,
-                        MatchRow.channel_id == str(channel_id),
-                        MatchRow.finished_at.is_(None),  # type: ignore[union-attr]
+                        col(MatchRow.platform) == platform,
+                        col(MatchRow.channel_id) == str(channel_id),
+                        col(MatchRow.finished_at).is_(None),
                     )
-                    .order_by(MatchRow.created_at.desc(), MatchRow.id.desc())  # type: ignore[attr-defined,union-attr]
+                    .order_by(col(MatchRow.created_at).desc(), col(MatchRow.id).desc())
                     .limit(1)
                 )
             ).scalar_one_or_none()

@@ -74,7 +74,7 @@ class _Versioned(StorageModel):
 
     version: int = Field(default=1, nullable=False)
 
-    @declared_attr  # type: ignore[misc]
+    @declared_attr.directive
     def __mapper_args__(cls) -> dict[str, Any]:
         return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
 
@@ -82,7 +82,7 @@ class _Versioned(StorageModel):
 class MatchRow(_Versioned, table=True):
     """A match: several games in one channel by the same players."""
 
-    __tablename__: ClassVar[str] = "match"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "match"
 
     id: int | None = Field(default=None, primary_key=True)
     platform: str = Field(max_length=32)
@@ -101,7 +101,7 @@ class MatchRow(_Versioned, table=True):
 class GameRow(_Versioned, table=True):
     """One game: its current snapshot, the draft of the turn in progress, and how it ends."""
 
-    __tablename__: ClassVar[str] = "game"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "game"
 
     id: int | None = Field(default=None, primary_key=True)
     platform: str = Field(max_length=32)
@@ -142,7 +142,7 @@ class GameRow(_Versioned, table=True):
 class GameActionRow(StorageModel, table=True):
     """The append-only action log: with the seed it replays a game exactly."""
 
-    __tablename__: ClassVar[str] = "game_action"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "game_action"
 
     game_id: int = Field(
         sa_column=Column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
@@ -154,7 +154,7 @@ class GameActionRow(StorageModel, table=True):
 class MatchGameRow(StorageModel, table=True):
     """The result of one game of a match."""
 
-    __tablename__: ClassVar[str] = "match_game"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "match_game"
 
     match_id: int = Field(
         sa_column=Column(ForeignKey("match.id", ondelete="CASCADE"), primary_key=True)
@@ -171,7 +171,7 @@ class MatchGameRow(StorageModel, table=True):
 class ChannelSettingsRow(_Versioned, table=True):
     """Per-channel settings; a channel without a row uses the defaults."""
 
-    __tablename__: ClassVar[str] = "channel_settings"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "channel_settings"
 
     platform: str = Field(primary_key=True, max_length=32)
     channel_id: str = Field(primary_key=True, max_length=128)
@@ -188,7 +188,7 @@ class ChannelSettingsRow(_Versioned, table=True):
 class PlayerStatRow(StorageModel, table=True):
     """Per-channel totals for one player, the leaderboard's source."""
 
-    __tablename__: ClassVar[str] = "player_stat"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "player_stat"
 
     platform: str = Field(primary_key=True, max_length=32)
     channel_id: str = Field(primary_key=True, max_length=128)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import case, select
+from sqlalchemy import case
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col, select
 
 from storage.models import PlayerStatRow, utcnow
 from storage.records import LeaderboardEntry, Seat
@@ -150,13 +151,13 @@ class StatsRepository:
                 await session.execute(
                     select(PlayerStatRow)
                     .where(
-                        PlayerStatRow.platform == platform,
-                        PlayerStatRow.channel_id == str(channel_id),
+                        col(PlayerStatRow.platform) == platform,
+                        col(PlayerStatRow.channel_id) == str(channel_id),
                     )
                     .order_by(
-                        PlayerStatRow.games_won.desc(),  # type: ignore[attr-defined]
-                        PlayerStatRow.total_score.desc(),  # type: ignore[attr-defined]
-                        PlayerStatRow.display_name,
+                        col(PlayerStatRow.games_won).desc(),
+                        col(PlayerStatRow.total_score).desc(),
+                        col(PlayerStatRow.display_name),
                     )
                     .limit(limit)
                 )

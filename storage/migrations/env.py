@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from alembic import context
+from alembic.autogenerate.api import AutogenContext
 from sqlmodel.sql.sqltypes import AutoString
 
 from storage.models import UTCDateTime, metadata
@@ -16,7 +17,7 @@ if connection is None or context.is_offline_mode():
     )
 
 
-def render_item(kind: str, obj: Any, autogen_context: Any) -> str | bool:
+def render_item(kind: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
     """Write our column types as plain SQLAlchemy types, so migrations never import models."""
     if kind == "type" and isinstance(obj, UTCDateTime):
         return "sa.DateTime(timezone=True)"
