@@ -23,11 +23,30 @@ from renderers.views import StandingRow, StandingsView
 STANDINGS_WIDTH = 960
 
 
+MEDALS = ((232, 168, 0), (150, 160, 172), (192, 120, 64))
+"""Gold, silver and bronze rank badges."""
+
+
+def _key(view: StandingsView, row: StandingRow) -> tuple[int, ...]:
+    if view.kind == "game":
+        return (not row.is_winner, -row.score)
+    return (-(row.games_won or 0), -row.score)
+
+
 def ranked(view: StandingsView) -> list[StandingRow]:
     """Rows in rank order: winner of the game first; in a match most games won, then score."""
-    if view.kind == "game":
-        return sorted(view.rows, key=lambda r: (not r.is_winner, -r.score))
-    return sorted(view.rows, key=lambda r: (-(r.games_won or 0), -r.score))
+    return sorted(view.rows, key=lambda r: _key(view, r))
+
+
+def ranks(view: StandingsView) -> list[tuple[int, StandingRow]]:
+    """``(rank, row)`` in order; rows that tie on every criterion share a rank."""
+    out: list[tuple[int, StandingRow]] = []
+    for position, row in enumerate(ranked(view), start=1):
+        if out and _key(view, out[-1][1]) == _key(view, row):
+            out.append((out[-1][0], row))
+        else:
+            out.append((position, row))
+    return out
 
 
 def _signed(value: int) -> str:
@@ -48,7 +67,7 @@ def draw_standings(
     head_h = round(40 * u)
     notes_h = round(34 * u) * len(view.notes)
     top = margin + round(56 * u) + (round(36 * u) if view.subtitle else 0)
-    rows = ranked(view)
+    rows = ranks(view)
     height = top + head_h + row_h * len(rows) + round(20 * u) + notes_h + margin
     canvas = Image.new("RGB", (width, height), th.background)
     draw = ImageDraw.Draw(canvas)
@@ -80,8 +99,8 @@ def draw_standings(
         anchor = "lm" if name == "Left on rack" else "rm"
         draw_text(draw, (x, hy), name, round(20 * u), th.muted, anchor=anchor)
     y = top + head_h
-    for rank, row in enumerate(rows, start=1):
-        fill = th.tray if rank % 2 else th.background
+    for index, (rank, row) in enumerate(rows):
+        fill = th.tray if index % 2 == 0 else th.background
         if row.is_winner:
             fill = th.highlight_face if th.name == "light" else th.chip
         draw.rounded_rectangle(
@@ -95,6 +114,13 @@ def draw_standings(
         ink = (32, 33, 36) if row.is_winner and th.name == "light" else th.text
         if row.is_winner:
             draw_trophy(draw, margin + round(22 * u), cy, round(17 * u), th.highlight_ring)
+        elif rank <= len(MEDALS):
+            r = round(17 * u)
+            cx = margin + round(22 * u)
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MEDALS[rank - 1])
+            draw_text(
+                draw, (cx, cy), str(rank), round(20 * u), (255, 255, 255), bold=True, anchor="mm"
+            )
         else:
             draw_text(
                 draw,
@@ -137,6 +163,11 @@ def draw_standings(
         else:
             won = "-" if row.games_won is None else str(row.games_won)
             draw_text(draw, (columns[0][1], cy), won, cell, ink, bold=True, anchor="rm")
+            pip = round(7 * u)
+            x = columns[0][1] - round(40 * u)
+            for _ in range(min(row.games_won or 0, 12)):
+                draw.ellipse((x - 2 * pip, cy - pip, x, cy + pip), fill=th.highlight_ring)
+                x -= round(24 * u)
             draw_text(
                 draw, (columns[1][1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm"
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.tiles import Color, Face, Tile
-from renderers.standings import ranked
+from renderers.standings import ranks
 from renderers.theme import COLOR_NAMES
 from renderers.views import (
     DraftView,
@@ -174,7 +174,7 @@ def standings_text(view: StandingsView) -> str:
     lines = [view.title]
     if view.subtitle:
         lines.append(view.subtitle)
-    for rank, row in enumerate(ranked(view), start=1):
+    for rank, row in ranks(view):
         parts = [f"{rank}. {row.name}"]
         if view.kind == "game":
             if row.delta is not None:
