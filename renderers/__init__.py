@@ -7,6 +7,7 @@ Every ``render_*`` function is pure and thread-safe; the bot calls them through
 from __future__ import annotations
 
 from renderers.draft import draw_draft, render_draft
+from renderers.palette import warm_up
 from renderers.rack import draw_rack, render_rack
 from renderers.standings import draw_standings, render_standings
 from renderers.table import draw_table, layout_table, render_table
@@ -42,4 +43,5 @@ __all__ = [
     "render_table",
     "standings_text",
     "table_text",
+    "warm_up",
 ]

@@ -59,3 +59,12 @@ def _build(theme: Theme) -> Image.Image:
         mosaic.paste(im, (0, y))
         y += im.height
     return mosaic.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+
+
+def warm_up(themes: tuple[str, ...] = ("light", "dark")) -> None:
+    """Build each theme's palette and the common sprites now (about 0.3 s per theme), so the
+    first picture of a game is as quick as the rest; call it once at start-up, off the loop."""
+    from renderers.theme import get_theme
+
+    for name in themes:
+        theme_palette(get_theme(name))

@@ -204,5 +204,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-
-__all__ = ["full_table_slots", "main", "write_samples"]
