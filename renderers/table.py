@@ -98,10 +98,18 @@ def _chip_size(player: PlayerInfo, u: float) -> tuple[int, int, str]:
     w = round(16 * u) + text_width(name, size, bold=True) + round(12 * u) + round(40 * u)
     if player.is_current:
         w += round(26 * u)
-    if not player.melded:
-        w += text_width("no meld", round(17 * u)) + round(10 * u)
+    note = chip_note(player)
+    if note:
+        w += text_width(note, round(17 * u)) + round(10 * u)
     w += round(14 * u)
     return w, h, name
+
+
+def chip_note(player: PlayerInfo) -> str:
+    """The small grey words after the tile count: "AI", "no meld"."""
+    return " · ".join(
+        word for word, on in (("AI", player.is_ai), ("no meld", not player.melded)) if on
+    )
 
 
 def layout_header(players: Sequence[PlayerInfo], width: int, margin: int) -> Header:
@@ -180,7 +188,7 @@ def draw_status(
 
 def _player_chip(theme: Theme, player: PlayerInfo, u: float) -> Image.Image:
     """A cached chip: play marker for the current player, name, tile count on a little tile,
-    and "no meld" until the initial meld is made."""
+    and notes ("AI", "no meld" until the initial meld is made)."""
 
     def make() -> Image.Image:
         w, h, name = _chip_size(player, u)
@@ -208,9 +216,10 @@ def _player_chip(theme: Theme, player: PlayerInfo, u: float) -> Image.Image:
         count = str(player.tile_count)
         draw_text(d, (x + tw / 2, cy), count, round(20 * u), (32, 33, 36), bold=True, anchor="mm")
         x += tw + round(10 * u)
-        if not player.melded:
+        note = chip_note(player)
+        if note:
             muted = ink if current else theme.muted
-            draw_text(d, (x, cy), "no meld", round(17 * u), muted, anchor="lm")
+            draw_text(d, (x, cy), note, round(17 * u), muted, anchor="lm")
         return im
 
     return cached_sprite(("player", theme, player, u), make)

@@ -157,3 +157,11 @@ def test_rendering_is_pure_and_thread_safe() -> None:
         pairs = list(zip(views, themes, strict=True))
         parallel = list(pool.map(lambda vt: render_table(vt[0], theme=vt[1]), pairs))
     assert parallel == serial
+
+
+def test_other_widths_scale_the_whole_picture() -> None:
+    small = decode(render_table(late_game_table(), width=720))
+    assert small.width == 720
+    assert layout_table(late_game_table(), width=720).tile_width < 58
+    with pytest.raises(ValueError, match="at least 480 pixels"):
+        render_table(late_game_table(), width=300)
