@@ -124,6 +124,7 @@ class TelegramConfig:
     poll_timeout: float = 30.0  # seconds one getUpdates long poll may wait
     admin_cache_seconds: float = 600.0  # how long a group's admin list is trusted
     link_notice_seconds: float = 600.0  # at most one "open your private chat" per user and group
+    answer_within: float = 2.0  # a button press waits this long for the game, then stops spinning
 
 
 def api_urls(base: str | None) -> tuple[str, str] | None:
@@ -407,14 +408,23 @@ class TelegramAdapter:
             game = chat or str(message.chat.id)
             if is_group(game):
                 self._set_home(player.user_id, game)
-            replies = await self._handle(player, ChannelRef(PLATFORM, game), command)
-            toast = next((r for r in replies if self._is_toast(r, player)), None)
-            if toast is not None:
-                replies.remove(toast)
-                text = toast.text.strip()
-                await self._answer(query.answer(text, show_alert=len(text) > 60))
-            else:
+            running = asyncio.ensure_future(
+                self._handle(player, ChannelRef(PLATFORM, game), command)
+            )
+            await asyncio.wait({running}, timeout=self.config.answer_within)
+            if not running.done():
+                # A slow command (a long AI turn): stop the button's spinner now.
                 await self._answer(query.answer())
+                replies = await running
+            else:
+                replies = running.result()
+                toast = next((r for r in replies if self._is_toast(r, player)), None)
+                if toast is not None:
+                    replies.remove(toast)
+                    text = toast.text.strip()
+                    await self._answer(query.answer(text, show_alert=len(text) > 60))
+                else:
+                    await self._answer(query.answer())
             await asyncio.gather(*[self._enqueue(reply) for reply in replies])
 
     @staticmethod

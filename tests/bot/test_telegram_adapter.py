@@ -110,6 +110,19 @@ class TinyGame:
             self.turn += 1
             nxt = self.players[self.turn % len(self.players)]
             return [self.table(channel), self.rack(nxt, channel)]
+        if verb == "board":  # a slot whose text grows past a caption and shrinks back
+            return [
+                Reply(
+                    channel,
+                    "board " * int(rest or 1),
+                    images=(Image("board.png", png("red" if int(rest or 1) > 1 else "blue")),),
+                    buttons=((Button("Status", "status"),),),
+                    slot="board",
+                )
+            ]
+        if verb == "slow":
+            await asyncio.sleep(0.3)
+            return [Reply(channel, "Sorry, that took a while.", private_to=player)]
         if verb == "long":
             return [Reply(channel, "x" * 9000, slot="long")]
         if verb == "boom":
@@ -134,6 +147,7 @@ def make_adapter(
         api_base_url=fake.base_url,
         state_path=str(tmp_path / "telegram-state.sqlite3"),
         poll_timeout=5,
+        answer_within=0.1,
         **extra,  # type: ignore[arg-type]
     )
     limiter = AIORateLimiter(overall_max_rate=1000, group_max_rate=1000, max_retries=3)
@@ -399,3 +413,39 @@ def test_pure_helpers() -> None:
     assert to_html("no names", (ann,)) == 'no names\n<a href="tg://user?id=5">Ann &lt;3</a>'
     assert split_text("a\nb\nc", 3) == ["a", "b\nc"]
     assert split_text("é" * 5, 2) == ["éé", "éé", "é"]
+
+
+async def test_slot_shape_changes_keep_the_photo(
+    fake: FakeTelegram, running: tuple[TelegramAdapter, TinyGame]
+) -> None:
+    adapter, _ = running
+    fake.send_group(GROUP, ANN, "/rummikub board 1")
+    await settle(fake, adapter)
+    (photo,) = fake.chat_messages(GROUP)
+    assert photo.photo is not None and photo.button("Status")
+    fake.send_group(GROUP, ANN, "/rummikub board 300")  # 1,800 characters: no longer a caption
+    await settle(fake, adapter)
+    photo_now, text = fake.chat_messages(GROUP)
+    assert photo_now is photo and photo.text is None and photo.reply_markup is None
+    assert text.text is not None and len(text.text) > 1024 and text.button("Status")
+    fake.send_group(GROUP, ANN, "/rummikub board 2")
+    await settle(fake, adapter)
+    assert fake.chat_messages(GROUP) == [photo] and text.deleted
+    assert photo.text == "board board" and photo.edits == 2
+
+
+async def test_group_reply_is_a_command_and_slow_presses_stop_spinning(
+    fake: FakeTelegram, running: tuple[TelegramAdapter, TinyGame]
+) -> None:
+    adapter, game = running
+    fake.send_group(GROUP, ANN, "/new")
+    await settle(fake, adapter)
+    lobby = fake.chat_messages(GROUP)[0]
+    fake.send_group(GROUP, ANN, "play R5 R6 R7", reply_to=lobby)
+    await settle(fake, adapter)
+    assert game.calls[-1] == (str(ANN), str(GROUP), "play R5 R6 R7", True)
+    # A press whose command takes longer than answer_within: answered at once, reply later.
+    query = fake.press(lobby, ANN, data="/slow")
+    await settle(fake, adapter)
+    assert fake.callback_answers[query] == [{"callback_query_id": query}]
+    assert fake.chat_messages(ANN)[-1].text == "Sorry, that took a while."

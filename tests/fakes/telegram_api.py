@@ -284,11 +284,14 @@ class FakeTelegram:
 
     # --- injecting updates -----------------------------------------------------------------
 
-    def send_group(self, chat_id: int, user_id: int, text: str) -> StoredMessage:
-        """A user writes ``text`` in a group (privacy mode delivers commands only)."""
+    def send_group(
+        self, chat_id: int, user_id: int, text: str, *, reply_to: StoredMessage | None = None
+    ) -> StoredMessage:
+        """A user writes ``text`` in a group (privacy mode delivers only commands and replies
+        to the bot's messages), optionally as a reply to ``reply_to``."""
         if self.chats[chat_id]["type"] == "private":
             raise ValueError(f"{chat_id} is a private chat")
-        return self._user_message(chat_id, user_id, text)
+        return self._user_message(chat_id, user_id, text, reply_to)
 
     def send_private(self, user_id: int, text: str) -> StoredMessage:
         """A user writes ``text`` in their private chat with the bot (``/start`` starts it)."""
@@ -335,10 +338,14 @@ class FakeTelegram:
         )
         return query_id
 
-    def _user_message(self, chat_id: int, user_id: int, text: str) -> StoredMessage:
+    def _user_message(
+        self, chat_id: int, user_id: int, text: str, reply_to: StoredMessage | None = None
+    ) -> StoredMessage:
         message = StoredMessage(chat_id, self._next_message_id(chat_id), user_id, text, text)
         self.messages[(chat_id, message.message_id)] = message
         payload = self._message_json(message)
+        if reply_to is not None:
+            payload["reply_to_message"] = self._message_json(reply_to)
         first = text.split(maxsplit=1)[0] if text.strip() else ""
         if first.startswith("/"):
             payload["entities"] = [{"type": "bot_command", "offset": 0, "length": len(first)}]
