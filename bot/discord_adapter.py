@@ -263,13 +263,13 @@ def build_view(reply: Reply) -> discord.ui.View | None:
         return None
     chan = reply.channel.chat_id
     index = 0
-    select_rows: list[CommandSelect] = []
+    pages: list[list[CommandSelect]] = []
     for select in reply.selects:
         if not select.options:
             continue
         made = _selects(select, reply.slot, chan, index)
         index += len(made)
-        select_rows.extend(made)
+        pages.append(made)
     button_rows: list[list[CommandButton]] = []
     for row in reply.buttons:
         for start in range(0, len(row), 5):
@@ -278,13 +278,15 @@ def build_view(reply: Reply) -> discord.ui.View | None:
                 chunk.append(_button(button, reply.slot, chan, index))
                 index += 1
             button_rows.append(chunk)
-    room_for_selects = max(0, MAX_ROWS - len(button_rows))
-    if len(select_rows) > room_for_selects:
-        log.warning(
-            "reply has more rows than Discord allows; dropping %d select page(s)",
-            len(select_rows) - room_for_selects,
-        )
-        select_rows = select_rows[:room_for_selects]
+    # Discord shows at most 5 rows: drop the last pages of the longest select (those tiles
+    # can still be typed), never a whole select or a button.
+    while sum(len(p) for p in pages) + len(button_rows) > MAX_ROWS:
+        longest = max(pages, key=len)
+        if len(longest) <= 1:
+            break
+        dropped = longest.pop()
+        log.warning("too many rows for Discord: dropping select page %s", dropped.custom_id)
+    select_rows = [item for page in pages for item in page][:MAX_ROWS]
     view = discord.ui.View(timeout=None)
     row_number = 0
     for select_item in select_rows:
@@ -297,6 +299,12 @@ def build_view(reply: Reply) -> discord.ui.View | None:
             view.add_item(button_item)
         row_number += 1
     return view
+
+
+def _walk(components: Sequence[Any]) -> Iterable[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
 
 
 # --- rendering replies -------------------------------------------------------------------------
@@ -418,6 +426,7 @@ class ReplySender:
 
     bot: commands.AutoShardedBot
     slots: dict[tuple[str, str], int] = field(default_factory=dict)
+    searched: set[tuple[str, str]] = field(default_factory=set)
     dm_slots: dict[tuple[str, str, str], int] = field(default_factory=dict)
     dm_closed: dict[str, float] = field(default_factory=dict)
     told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
@@ -468,6 +477,8 @@ class ReplySender:
                 ctx.posted_public = True
                 return
             known = self.slots.get((chan, reply.slot))
+            if known is None:
+                known = await self._find_slot(chan, reply.slot)
             if known is not None:
                 partial = self.bot.get_partial_messageable(int(chan)).get_partial_message(known)
                 try:
@@ -485,6 +496,39 @@ class ReplySender:
         message_id = await self._post(rendered, chan, ctx)
         if reply.slot is not None and message_id is not None:
             self.slots[(chan, reply.slot)] = message_id
+
+    async def _already_said(self, chan: str, text: str) -> bool:
+        """Whether one of our recent messages in the channel says exactly this."""
+        if self.bot.user is None:
+            return False
+        try:
+            recent = await self.bot.http.logs_from(int(chan), 50)
+        except discord.HTTPException:
+            return False
+        return any(
+            int(m["author"]["id"]) == self.bot.user.id and m.get("content") == text for m in recent
+        )
+
+    async def _find_slot(self, chan: str, slot: str) -> int | None:
+        """After a restart (or in another process) the slot's message is unknown: look for
+        our newest message in the channel whose components carry this slot."""
+        if (chan, slot) in self.searched or self.bot.user is None:
+            return None
+        self.searched.add((chan, slot))
+        marks = (f"rk:{slot}:{chan}:", f"rs:{slot}:{chan}:")
+        try:
+            recent = await self.bot.http.logs_from(int(chan), 50)
+        except discord.HTTPException as error:
+            log.info("cannot read channel %s history to find the %s message: %s", chan, slot, error)
+            return None
+        for data in recent:
+            if int(data["author"]["id"]) != self.bot.user.id:
+                continue
+            ids = [str(c.get("custom_id", "")) for c in _walk(data.get("components", []))]
+            if any(i.startswith(marks) for i in ids):
+                self.slots[(chan, slot)] = int(data["id"])
+                return int(data["id"])
+        return None
 
     async def _post(self, rendered: Rendered, chan: str, ctx: Invocation | None) -> int | None:
         channel = self.bot.get_partial_messageable(int(chan))
@@ -610,6 +654,8 @@ class ReplySender:
         if key in self.told_dm_closed:
             return
         self.told_dm_closed.add(key)
+        if await self._already_said(channel.chat_id, dm_closed_notice(int(target.user_id))):
+            return  # said before a restart, or by another process
         notice = Reply(
             channel=channel,
             text=dm_closed_notice(int(target.user_id)),

@@ -215,6 +215,7 @@ class FakeInteraction:
     original_id: int | None = None
     autocomplete_choices: list[dict[str, Any]] | None = None
     late: bool = False
+    acked_after: float | None = None  # seconds from creation to the callback
     errors: list[int] = field(default_factory=list)
 
 
@@ -379,18 +380,16 @@ class FakeDiscord:
         if not request.can_read_body:
             return None, []
         if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
+            form = await request.post()
             payload: Any = None
             files: list[tuple[str, bytes]] = []
-            while True:
-                part = await reader.next()
-                if part is None:
-                    break
-                data = await part.read()  # type: ignore[union-attr]
-                if part.name == "payload_json":  # type: ignore[union-attr]
-                    payload = json.loads(data)
+            for name, value in form.items():
+                if name == "payload_json":
+                    payload = json.loads(value if isinstance(value, str) else value.file.read())
+                elif isinstance(value, web.FileField):
+                    files.append((name, value.file.read()))
                 else:
-                    files.append((str(part.name), bytes(data)))  # type: ignore[union-attr]
+                    files.append((name, str(value).encode()))
             return payload, files
         text = await request.text()
         return (json.loads(text) if text else None), []
@@ -451,7 +450,9 @@ class FakeDiscord:
                 return _error(404, 10013, "Unknown User")
             return _respond(user.payload())
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
-            return self._channel_messages(method, int(parts[1]), parts[3:], payload, files)
+            return self._channel_messages(
+                method, int(parts[1]), parts[3:], payload, files, dict(request.query)
+            )
         if parts[0] == "interactions" and len(parts) == 4 and parts[3] == "callback":
             return self._callback(parts[2], payload, files)
         if parts[0] == "webhooks" and len(parts) >= 3:
@@ -574,7 +575,19 @@ class FakeDiscord:
         rest: list[str],
         payload: Any,
         files: list[tuple[str, bytes]],
+        query: dict[str, str] | None = None,
     ) -> web.Response:
+        if method == "GET" and not rest:  # history, newest first
+            if channel_id in self.forbidden_channels:
+                return _error(403, 50001, "Missing Access")
+            limit = int((query or {}).get("limit", 50))
+            found = [
+                m
+                for m in self.messages.values()
+                if m.channel_id == channel_id and m.audience[0] != "ephemeral" and not m.deleted
+            ]
+            found.sort(key=lambda m: m.id, reverse=True)
+            return _respond([m.payload() for m in found[:limit]])
         if channel_id in self.dm_channels:
             audience: tuple[str, int] = ("dm", self.dm_channels[channel_id])
         else:
@@ -614,6 +627,8 @@ class FakeDiscord:
             interaction.late = True
             interaction.errors.append(10062)
             return _error(404, 10062, "Unknown interaction")
+        if interaction.response_type is None:
+            interaction.acked_after = time.monotonic() - interaction.created
         if interaction.response_type is not None:
             interaction.errors.append(40060)
             return _error(400, 40060, "Interaction has already been acknowledged.")
@@ -788,6 +803,7 @@ class Outcome:
 
     interaction: FakeInteraction
     touched: list[FakeMessage]
+    others: list[FakeInteraction] = field(default_factory=list)
 
     @property
     def private(self) -> list[FakeMessage]:
@@ -951,10 +967,14 @@ class DiscordHarness:
 
     # injection ----------------------------------------------------------------------------------
 
-    async def _inject(self, payload: dict[str, Any], fake_interaction: FakeInteraction) -> Outcome:
+    async def _inject(
+        self, payload: dict[str, Any], fake_interaction: FakeInteraction, *more: dict[str, Any]
+    ) -> Outcome:
+        """Hand the payload(s) to discord.py as the gateway would, all before any runs."""
         before_versions = {mid: len(m.versions) for mid, m in self.fake.messages.items()}
         baseline = asyncio.all_tasks()
-        self.bot._connection.parse_interaction_create(payload)
+        for one in (payload, *more):
+            self.bot._connection.parse_interaction_create(one)
         await self.settle(baseline)
         with self.fake.lock:
             touched = [
@@ -1036,6 +1056,24 @@ class DiscordHarness:
         if missing:
             raise LookupError(f"values {missing} are not options of select {select_index}")
         return await self.press(member, message, select["custom_id"], 3, values)
+
+    async def double_click(self, member: Member, message: FakeMessage, label: str) -> Outcome:
+        """Two presses of one button that arrive together, like an impatient double click."""
+        custom_id = message.button(label)["custom_id"]
+        payloads = []
+        interactions = []
+        for _ in range(2):
+            interaction = self.fake.register_interaction(
+                3, member.id, message.channel_id, message_id=message.id
+            )
+            payload = self._base(3, member, interaction, message.channel_id)
+            payload["data"] = {"custom_id": custom_id, "component_type": 2}
+            payload["message"] = message.payload()
+            payloads.append(payload)
+            interactions.append(interaction)
+        outcome = await self._inject(payloads[0], interactions[0], payloads[1])
+        outcome.others = interactions[1:]
+        return outcome
 
     async def press(
         self,
