@@ -36,6 +36,7 @@ def _build(theme: Theme) -> Image.Image:
     from renderers.draft import draw_draft
     from renderers.rack import draw_rack
     from renderers.samples import (
+        late_game_table,
         opening_table,
         sample_draft,
         sample_game_end,
@@ -47,6 +48,7 @@ def _build(theme: Theme) -> Image.Image:
 
     scenes = [
         draw_table(opening_table(), theme=theme),
+        draw_table(late_game_table(), theme=theme),
         draw_draft(sample_draft(), theme=theme),
         draw_rack(sample_rack(), theme=theme, positions=True),
         draw_standings(sample_game_end(), theme=theme),
