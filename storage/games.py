@@ -329,9 +329,10 @@ class GameRepository:
                 )
             row.updated_at = utcnow()
             write = _Write(session, row)
-            yield write
-            # The versioned UPDATE goes first: a stale writer fails there, before it inserts.
+            # The versioned UPDATE goes first (at the latest here; a query in the block may
+            # autoflush it sooner): a stale writer fails there, before it inserts anything.
             try:
+                yield write
                 await session.flush()
             except StaleDataError as exc:
                 raise ConflictError(

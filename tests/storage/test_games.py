@@ -187,3 +187,24 @@ async def test_errors_say_what_is_wrong(db: Database) -> None:
         )
     # nothing of the failed writes was kept
     assert (await db.games.load(game.id)).version == 1
+
+
+async def test_a_finish_racing_a_turn_counts_the_game_once_or_not_at_all(db: Database) -> None:
+    for round_no in range(4):
+        game = await new_game(db, channel=f"race-{round_no}")
+        finish = db.games.finish(
+            game.id, expected_version=1, snapshot="END", scores=[10, -5, -5], winner=0
+        )
+        turn = db.games.save_turn(
+            game.id, expected_version=1, snapshot="S1", new_actions=["draw"], deadline=None
+        )
+        results = await asyncio.gather(finish, turn, return_exceptions=True)
+        assert sorted(type(r).__name__ for r in results) == ["ConflictError", "int"]
+        loaded = await db.games.load(game.id)
+        ann = await db.stats.player("discord", f"race-{round_no}", "u1")
+        if isinstance(results[0], int):  # the finish won: counted once, turn not applied
+            assert not loaded.active and ann is not None and ann.games_played == 1
+            assert loaded.actions == ("deal",)
+        else:  # the turn won: no statistics from the lost finish
+            assert loaded.active and ann is None
+            assert loaded.actions == ("deal", "draw")
