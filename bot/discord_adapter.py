@@ -452,6 +452,8 @@ class ReplySender:
 
     async def outbox(self, reply: Reply) -> None:
         """Replies caused by timers and AI turns (no interaction to answer)."""
+        if reply.channel.platform != PLATFORM:
+            return  # another adapter's channel
         await self.deliver([reply])
 
     # public -----------------------------------------------------------------------------------

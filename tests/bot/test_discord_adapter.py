@@ -502,6 +502,29 @@ async def test_a_second_acknowledgement_is_refused_like_discord_does(
     assert caught.value.code == 40060
 
 
+async def test_a_sharded_process_handles_its_interactions(fake: FakeDiscord) -> None:
+    """One process of a two-process deployment (shard 1 of 2) runs commands and buttons."""
+    service = ScriptedService()
+    h = DiscordHarness(fake)
+    await h.login(RummikubBot(service, shard_count=2, shard_ids=[1]))
+    try:
+        assert h.bot.shard_count == 2 and h.bot.shard_ids == [1]
+        alice, bob = h.member("alice"), h.member("bob")
+        await h.slash(alice, "start")
+        outcome = await h.click(bob, fake.channel_messages(h.channel_id)[0], "Join")
+        assert outcome.public[0].text == "Lobby: alice, bob"
+    finally:
+        await h.close()
+
+
+async def test_outbox_ignores_other_platforms(
+    harness: DiscordHarness, fake: FakeDiscord, service: ScriptedService
+) -> None:
+    assert service.outbox is not None
+    await service.outbox(Reply(ChannelRef("telegram", "-100123"), "Telegram news"))
+    assert not fake.requests_matching("POST", "/messages")
+
+
 def test_duplicate_select_values_are_made_unique_and_read_back_plain() -> None:
     channel = ChannelRef("discord", "42")
     options = tuple(SelectOption("R5", "R5") for _ in range(3))
