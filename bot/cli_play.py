@@ -68,6 +68,7 @@ async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) ->
     from bot.manager import GameManager
     from bot.presenter import Presenter
     from bot.terminal import TerminalAdapter, stdin_reader
+    from engine import Rules
     from storage import Database
 
     config = BotSettings()
@@ -77,7 +78,9 @@ async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) ->
         rng = random.Random(args.seed)
         ansi = sys.stdout.isatty() and not args.no_color
         presenter = Presenter(images=args.save_png is not None, ansi=ansi, theme=config.theme)
-        manager = GameManager(db, presenter=presenter, rng=rng)
+        manager = GameManager(
+            db, presenter=presenter, rng=rng, default_rules=Rules(turn_seconds=config.turn_seconds)
+        )
         await manager.resume()
         terminal = TerminalAdapter(manager, name=args.name, save_png=args.save_png)
         if args.new and terminal.playing:

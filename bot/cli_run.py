@@ -33,12 +33,17 @@ async def _serve(config: object, db_url: str | None) -> int:
     from bot.config import BotSettings
     from bot.manager import GameManager
     from bot.presenter import Presenter
+    from engine import Rules
     from storage import Database
 
     assert isinstance(config, BotSettings)
     db = Database(db_url or config.database_url)
     await db.start()
-    manager = GameManager(db, presenter=Presenter(images=config.render_images, theme=config.theme))
+    manager = GameManager(
+        db,
+        presenter=Presenter(images=config.render_images, theme=config.theme),
+        default_rules=Rules(turn_seconds=config.turn_seconds),
+    )
     await manager.resume()
     tasks = []
     try:

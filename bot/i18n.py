@@ -152,10 +152,10 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def t(lang: str, key: str, **values: Any) -> str:
-    """The sentence ``key`` in ``lang`` (English when missing), filled with ``values``."""
+def t(lang: str, message: str, /, **values: Any) -> str:
+    """The sentence ``message`` in ``lang`` (English when missing), filled with ``values``."""
     table = MESSAGES.get(lang, MESSAGES["en"])
-    template = table.get(key) or MESSAGES["en"][key]
+    template = table.get(message) or MESSAGES["en"][message]
     return template.format(**values)
 
 

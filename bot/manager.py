@@ -18,8 +18,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.ai import AI_LEVELS, choose_move
-
 from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import ALL_VERBS, CommandError, parse_command, usage
 from bot.i18n import LANGUAGES, duration, t
@@ -27,6 +25,7 @@ from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
 from engine.actions import DRAFT_VERBS
+from engine.ai import AI_LEVELS, choose_move
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
 from storage import (
@@ -37,7 +36,6 @@ from storage import (
     Seat,
     SettingsRepository,
     StatsRepository,
-    StorageError,
 )
 
 log = logging.getLogger(__name__)
@@ -149,8 +147,9 @@ class GameManager:
         except ConflictError:
             await self._reload(channel)
             return [self._note(channel, player, t(lang, "busy"))]
-        except (StorageError, OSError):
-            log.exception("storage failure in %s", channel.key)
+        except Exception:  # no exception ever reaches a user; the game state is unchanged
+            log.exception("command %r failed in %s", text, channel.key)
+            await self._reload(channel)
             return [self._note(channel, player, t(lang, "error"))]
 
     async def resume(self) -> int:
@@ -207,7 +206,10 @@ class GameManager:
         return [self._note(channel, player, t(lang, "no_game"))]
 
     def _rules_from_settings(self, settings: Any) -> Rules:
+        """The channel's stored choices; a channel that never chose gets the bot's defaults."""
         rules = self.default_rules
+        if settings.version == 0:
+            return rules
         return replace(
             rules,
             opening_threshold=settings.opening_threshold,
@@ -216,6 +218,17 @@ class GameManager:
             hints=settings.hints,
             match_games=settings.match_games,
         )
+
+    @staticmethod
+    def _rules_fields(rules: Rules) -> dict[str, Any]:
+        return {
+            "opening_threshold": rules.opening_threshold,
+            "turn_seconds": rules.turn_seconds,
+            "edition": rules.edition.value,
+            "hints": rules.hints,
+            "match_games": rules.match_games,
+            "async_mode": rules.turn_seconds >= 3600,
+        }
 
     # ----- dispatch ------------------------------------------------------------------------
 
@@ -457,14 +470,7 @@ class GameManager:
         rules = table.rules.with_setting(key, value)
         table.rules = rules
         await self.settings.update(
-            table.channel.platform,
-            table.channel.chat_id,
-            opening_threshold=rules.opening_threshold,
-            turn_seconds=rules.turn_seconds,
-            edition=rules.edition.value,
-            hints=rules.hints,
-            match_games=rules.match_games,
-            async_mode=rules.turn_seconds >= 3600,
+            table.channel.platform, table.channel.chat_id, **self._rules_fields(rules)
         )
         name = player.display_name or player.user_id
         return [
@@ -502,7 +508,11 @@ class GameManager:
         lang = args.strip().lower()
         if lang not in LANGUAGES:
             return self._note(channel, player, f"Languages: {', '.join(LANGUAGES)}.")
-        await self.settings.update(channel.platform, channel.chat_id, language=lang)
+        current = await self.settings.get(channel.platform, channel.chat_id)
+        rules = self._rules_from_settings(current)
+        await self.settings.update(
+            channel.platform, channel.chat_id, language=lang, **self._rules_fields(rules)
+        )
         if table is not None:
             table.lang = lang
         return Reply(channel, t(lang, "language_set"))
@@ -895,11 +905,6 @@ class GameManager:
         lang = table.lang
         sort_by = table.sort_by.get(info.player.key, "color")
         text = self.presenter.draft_text(draft)
-        if draft.changed:
-            problems = draft.problems()
-            text += "\n" + (
-                t(lang, "draft_problems", problem=problems[0]) if problems else t(lang, "draft_ok")
-            )
         if table.selection:
             target = str(table.target) if table.target else "new"
             text += "\n" + t(lang, "selected", tiles=" ".join(table.selection), target=target)
