@@ -16,3 +16,11 @@ def test_samples_command_writes_every_image(tmp_path: Path, capsys: object) -> N
     for path in tmp_path.iterdir():
         image = decode(path.read_bytes())
         assert 300 <= image.width <= 1280 and image.height <= 1600
+
+
+def test_docs_show_every_sample_in_both_themes() -> None:
+    folder = Path(__file__).resolve().parents[2] / "docs" / "images"
+    for name in SAMPLES:
+        stem = name.removesuffix(".png")
+        for file in (name, f"{stem}-dark.png"):
+            assert decode((folder / file).read_bytes()).width >= 300, file
