@@ -19,7 +19,7 @@ _palettes: dict[Theme, Image.Image] = {}
 
 
 def theme_palette(theme: Theme) -> Image.Image:
-    """The palette image for ``theme``: built on first use (about 0.2 s), then only read."""
+    """The palette image for ``theme``: built on first use (0.3-1 s), then only read."""
     with _lock:
         palette = _palettes.get(theme)
         if palette is None:
@@ -64,7 +64,7 @@ def _build(theme: Theme) -> Image.Image:
 
 
 def warm_up(themes: tuple[str, ...] = ("light", "dark")) -> None:
-    """Build each theme's palette and the common sprites now (about 0.3 s per theme), so the
+    """Build each theme's palette and the common sprites now (0.3-1 s per theme), so the
     first picture of a game is as quick as the rest; call it once at start-up, off the loop."""
     from renderers.theme import get_theme
 
