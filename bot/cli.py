@@ -27,7 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        module = importlib.import_module(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as err:  # an optional part left out of a slim install
+            if err.name != module_name:
+                raise
+            continue
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
         module.configure(sub_parser)
         sub_parser.set_defaults(_module=module)

@@ -82,6 +82,7 @@ async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) ->
             db, presenter=presenter, rng=rng, default_rules=Rules(turn_seconds=config.turn_seconds)
         )
         await manager.resume()
+        await manager.presenter.warm_up()
         terminal = TerminalAdapter(manager, name=args.name, save_png=args.save_png)
         if args.new and terminal.playing:
             await terminal.send("cancel")

@@ -45,6 +45,7 @@ async def _serve(config: object, db_url: str | None) -> int:
         default_rules=Rules(turn_seconds=config.turn_seconds),
     )
     await manager.resume()
+    await manager.presenter.warm_up()
     tasks = []
     try:
         if config.discord_token:

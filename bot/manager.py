@@ -723,7 +723,7 @@ class GameManager:
         name = table.seats[outcome.seat].name
         if outcome.kind == "play":
             key = "timeout_play" if outcome.timed_out else "played"
-            return t(lang, key, name=name, tiles=tiles_text(outcome.placed))
+            return t(lang, key, name=name, tiles=tiles_text(sort_tiles(outcome.placed)))
         if outcome.kind == "penalty":
             return t(lang, "timeout_penalty", name=name, count=len(outcome.drawn))
         if outcome.kind == "pass":
@@ -889,8 +889,9 @@ class GameManager:
     async def _table_reply(self, table: LiveTable) -> Reply:
         game = table.game
         assert game is not None
-        text = self.presenter.table_text(game, [s.name for s in table.seats])
-        text = self._status_text(table) + "\n" + text
+        text = self.presenter.table_text(
+            game, [s.name for s in table.seats], self._seconds_left(table)
+        )
         images = await self.presenter.table_images(
             game, [s.name for s in table.seats], self._seconds_left(table)
         )

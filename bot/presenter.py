@@ -28,6 +28,12 @@ from renderers.views import (
     table_view_from_game,
 )
 
+ALT_TEXT_LIMIT = 1000  # Discord allows 1024 characters of alt text
+
+
+def _alt(text: str) -> str:
+    return text if len(text) <= ALT_TEXT_LIMIT else text[: ALT_TEXT_LIMIT - 1] + "…"
+
 
 class Presenter:
     """Text and images for the manager's replies."""
@@ -37,8 +43,19 @@ class Presenter:
         self.theme = theme
         self.ansi = ansi
 
-    def table_text(self, game: Game, names: Sequence[str]) -> str:
-        return table_text(table_view_from_game(game, names), ansi=self.ansi)
+    async def warm_up(self) -> None:
+        """Build the palettes and sprite caches once, off the event loop."""
+        if self.images:
+            from renderers import warm_up
+
+            await asyncio.to_thread(warm_up)
+
+    def table_text(
+        self, game: Game, names: Sequence[str], seconds_left: float | None = None
+    ) -> str:
+        left = int(seconds_left) if seconds_left is not None else None
+        view = table_view_from_game(game, names, seconds_left=left)
+        return table_text(view, ansi=self.ansi)
 
     def draft_text(self, draft: Draft) -> str:
         return draft_text(draft_view_from_draft(draft), ansi=self.ansi)
@@ -55,7 +72,7 @@ class Presenter:
         left = int(seconds_left) if seconds_left is not None else None
         view = table_view_from_game(game, names, seconds_left=left)
         png = await asyncio.to_thread(render_table, view, theme=self.theme)
-        return (Image("table.png", png, table_text(view)),)
+        return (Image("table.png", png, _alt(table_text(view))),)
 
     async def rack_images(self, game: Game, seat: int, sort_by: str) -> tuple[Image, ...]:
         if not self.images:

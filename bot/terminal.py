@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -77,7 +78,7 @@ class TerminalAdapter:
             await self.send(f"addbot {level}")
         await self.send("deal")
 
-    async def loop(self, stdin: asyncio.StreamReader) -> int:
+    async def loop(self, stdin: LineReader) -> int:
         """Read commands until the match ends or input does."""
         while self.playing:
             self.out.write(PROMPT)
@@ -96,8 +97,25 @@ class TerminalAdapter:
         return 0
 
 
-async def stdin_reader() -> asyncio.StreamReader:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    return reader
+class LineReader:
+    """Lines from a blocking text stream (a tty, a pipe or a file), read in a daemon thread."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def pump() -> None:
+            while True:
+                line = stream.readline()
+                loop.call_soon_threadsafe(self._queue.put_nowait, line)
+                if not line:
+                    return
+
+        threading.Thread(target=pump, name="stdin", daemon=True).start()
+
+    async def readline(self) -> bytes:
+        return (await self._queue.get()).encode()
+
+
+async def stdin_reader() -> LineReader:
+    return LineReader(sys.stdin)
