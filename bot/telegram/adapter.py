@@ -117,7 +117,7 @@ class TelegramConfig:
     token: str
     api_base_url: str | None = None  # a self-hosted Bot API server, e.g. http://127.0.0.1:8081
     webhook_url: str | None = None  # set: webhook mode at this public https URL; else polling
-    webhook_listen: str = "0.0.0.0"  # where the webhook server listens (behind a proxy)
+    webhook_listen: str = "127.0.0.1"  # where the webhook server listens (behind a proxy)
     webhook_port: int = 8443
     webhook_secret: str | None = None  # Telegram sends it back; other callers get 403
     state_path: str | None = "data/telegram-state.sqlite3"  # None: remember nothing on disk
