@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -19,6 +20,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.pool import StaticPool
 
 from storage import migrate
+from storage.errors import StorageError
 from storage.games import GameRepository
 from storage.matches import MatchRepository
 from storage.settings import SettingsRepository
@@ -131,13 +133,24 @@ class Database:
         path = self.sqlite_path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-        async with self.engine.begin() as connection:
-            await connection.run_sync(migrate.upgrade)
+        try:
+            async with self.engine.begin() as connection:
+                await connection.run_sync(migrate.upgrade)
+        except DBAPIError as exc:
+            raise self._failure("opened or upgraded", exc) from exc
+
+    def _failure(self, what: str, exc: DBAPIError) -> StorageError:
+        reason = str(exc.orig).rsplit(">: ", 1)[-1].strip().rstrip(".")
+        where = self.url.render_as_string(hide_password=True)
+        return StorageError(f"The database {where} could not be {what}: {reason}.")
 
     async def revision(self) -> str | None:
         """The schema revision the database is at (None before the first upgrade)."""
-        async with self.engine.connect() as connection:
-            return await connection.run_sync(migrate.current_revision)
+        try:
+            async with self.engine.connect() as connection:
+                return await connection.run_sync(migrate.current_revision)
+        except DBAPIError as exc:
+            raise self._failure("opened", exc) from exc
 
     async def close(self) -> None:
         await self.engine.dispose()

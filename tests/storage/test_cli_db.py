@@ -7,6 +7,7 @@ import pytest
 
 from bot import cli_db
 from storage.migrate import head_revision
+from tests.storage.conftest import needs_postgres
 
 
 def run(*argv: str) -> int:
@@ -45,3 +46,21 @@ def test_db_upgrade_explains_a_bad_url_in_one_sentence(
     assert out.startswith("rummikub db: Database URL") and "neither SQLite nor PostgreSQL" in out
     assert run("upgrade", "--url", "postgresql://nobody@127.0.0.1:1/none") == 1
     assert "cannot reach the database" in capsys.readouterr().out
+
+
+def test_db_upgrade_refuses_a_file_that_is_not_a_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("these are not the tables you are looking for\n" * 100)
+    assert run("upgrade", "--url", f"sqlite:///{notes}") == 2
+    out = capsys.readouterr().out.strip()
+    assert out.endswith("could not be opened: file is not a database.")
+    assert "\n" not in out
+
+
+@pytest.mark.postgres
+def test_db_upgrade_names_a_missing_postgres_database(capsys: pytest.CaptureFixture[str]) -> None:
+    url = needs_postgres().rsplit("/", 1)[0] + "/rk_no_such_database"
+    assert run("upgrade", "--url", url) == 2
+    assert 'database "rk_no_such_database" does not exist.' in capsys.readouterr().out
