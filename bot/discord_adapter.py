@@ -30,6 +30,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
+from engine.ai import AI_LEVELS
 
 PLATFORM = "discord"
 COG_NAME = "Rummikub"
@@ -704,7 +705,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 Tiles = app_commands.Range[str, 1, 200]
-LEVELS = ("easy", "medium", "hard")
+LEVELS = AI_LEVELS
 SETTINGS = ("threshold", "timer", "games", "hints", "edition", "timeout_penalty", "rack_size")
 MELD_HELP = "meld number on the table (see /rummikub table)"
 

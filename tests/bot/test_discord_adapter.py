@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, Select, SelectOption
 from bot.discord_adapter import (
+    SETTINGS,
     TEXT_NO_POST,
     TEXT_STALE_BUTTON,
     Completions,
@@ -26,6 +27,9 @@ from bot.discord_adapter import (
     invite_url,
 )
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, running_fake
+
+# aiohttp's own multipart reader (inside the fake server) trips this deprecation.
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
 FLAT_VERBS = (
     "start", "join", "leave", "addbot", "deal", "play", "move", "split", "swap", "arrange",
@@ -534,6 +538,18 @@ def test_duplicate_select_values_are_made_unique_and_read_back_plain() -> None:
     values = [o.value for o in select.item.options]  # type: ignore[attr-defined]
     assert values == ["R5", "R5~1", "R5~2"]
     assert decode_values(values) == ["R5", "R5", "R5"]
+
+
+def test_the_settings_choices_are_settings_the_rules_know() -> None:
+    from engine import Rules
+
+    values = {
+        "threshold": "25", "timer": "3600", "games": "2", "hints": "on", "edition": "xp",
+        "timeout_penalty": "3", "rack_size": "14",
+    }  # fmt: skip
+    assert set(SETTINGS) == set(values)
+    for name in SETTINGS:
+        Rules().with_setting(name, values[name])
 
 
 def test_invite_url_asks_for_the_bot_and_commands_scopes() -> None:
