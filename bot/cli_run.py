@@ -9,6 +9,23 @@ import logging
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, help="database URL (overrides DATABASE_URL)")
+    parser.add_argument(
+        "--discord-guild",
+        type=int,
+        action="append",
+        default=[],
+        metavar="ID",
+        help="register the slash commands on this server only (instant; repeatable)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help="Discord shards in total (several processes share PostgreSQL)",
+    )
+    parser.add_argument(
+        "--shard-ids", default=None, metavar="0,1", help="the Discord shards this process runs"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -26,10 +43,10 @@ def main(args: argparse.Namespace) -> int:
         cli_play.configure(parser)
         play_args = parser.parse_args(["--db", args.db] if args.db else [])
         return cli_play.main(play_args)
-    return asyncio.run(_serve(config, args.db))
+    return asyncio.run(_serve(config, args))
 
 
-async def _serve(config: object, db_url: str | None) -> int:
+async def _serve(config: object, args: argparse.Namespace) -> int:
     from bot.config import BotSettings
     from bot.manager import GameManager
     from bot.presenter import Presenter
@@ -37,7 +54,7 @@ async def _serve(config: object, db_url: str | None) -> int:
     from storage import Database
 
     assert isinstance(config, BotSettings)
-    db = Database(db_url or config.database_url)
+    db = Database(args.db or config.database_url)
     await db.start()
     manager = GameManager(
         db,
@@ -51,7 +68,18 @@ async def _serve(config: object, db_url: str | None) -> int:
         if config.discord_token:
             from bot.discord_adapter import run_discord
 
-            tasks.append(asyncio.create_task(run_discord(manager, config.discord_token)))
+            shard_ids = [int(x) for x in args.shard_ids.split(",")] if args.shard_ids else None
+            tasks.append(
+                asyncio.create_task(
+                    run_discord(
+                        manager,
+                        config.discord_token,
+                        guild_ids=args.discord_guild,
+                        shard_count=args.shard_count,
+                        shard_ids=shard_ids,
+                    )
+                )
+            )
         if config.telegram_token:
             from bot.telegram import TelegramConfig, run_telegram
 
