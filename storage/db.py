@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+from alembic.util import CommandError
 from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError
@@ -138,6 +139,12 @@ class Database:
                 await connection.run_sync(migrate.upgrade)
         except DBAPIError as exc:
             raise self._failure("opened or upgraded", exc) from exc
+        except CommandError as exc:  # e.g. a revision from a newer release of the bot
+            where = self.url.render_as_string(hide_password=True)
+            raise StorageError(
+                f"The database {where} has a schema this version does not know ({exc}); "
+                "it was probably upgraded by a newer release, so run that release."
+            ) from exc
 
     def _failure(self, what: str, exc: DBAPIError) -> StorageError:
         reason = str(exc.orig).rsplit(">: ", 1)[-1].strip().rstrip(".")

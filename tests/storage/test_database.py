@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, create_engine, inspect, text
 
-from storage import Database, Seat, normalize_url, resolve_url
+from storage import Database, Seat, StorageError, normalize_url, resolve_url
 from storage.migrate import alembic_config, head_revision, upgrade
 from storage.models import metadata
 from storage.scratch import scratch_schema
@@ -105,3 +105,15 @@ async def test_processes_starting_together_migrate_once() -> None:
         finally:
             for d in dbs:
                 await d.close()
+
+
+async def test_a_schema_from_a_newer_release_is_refused_clearly(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'newer.db'}"
+    async with Database(url) as db, db.engine.begin() as connection:
+        await connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    db = Database(url)
+    try:
+        with pytest.raises(StorageError, match="has a schema this version does not know"):
+            await db.start()
+    finally:
+        await db.close()
