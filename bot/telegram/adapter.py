@@ -97,6 +97,7 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("history", "this group's recent games"),
     ("kick", "host or admin: remove a seat: /kick 2"),
     ("cancel", "host or admin: end the game here"),
+    ("language", "the bot's language here: /language en, /language pl"),
     ("rules", "the rules and this group's settings"),
     ("help", "commands, or /help play"),
     ("rummikub", "any command: /rummikub play R5 R6 R7"),

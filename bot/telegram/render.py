@@ -192,7 +192,8 @@ def build_keyboard(
     for select in selects:
         toggles = _select_buttons(select, codes, game_chat)[: max(room, 0)]
         room -= len(toggles)
-        width = 6 if all(len(t.text) <= 6 for t in toggles) else 3
+        short = all(len(t.text.removeprefix(SELECTED_MARK)) <= 4 for t in toggles)
+        width = 6 if short else 4  # tiles six to a row, longer labels (Meld 12) four
         rows += _rows(toggles, width)
     for row in button_rows:
         rows += _rows(row, MAX_ROW)
