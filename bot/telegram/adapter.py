@@ -148,17 +148,19 @@ class PerChatUpdates(BaseUpdateProcessor):
 
     def __init__(self, max_concurrent_updates: int = 64) -> None:
         super().__init__(max_concurrent_updates)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # chat -> (lock, [users])
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat = update.effective_chat if isinstance(update, Update) else None
         key = chat.id if chat is not None else 0
-        lock = self._locks.setdefault(key, asyncio.Lock())
+        lock, users = self._locks.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
         try:
             async with lock:
                 await coroutine
         finally:
-            if not lock.locked() and self._locks.get(key) is lock:
+            users[0] -= 1
+            if not users[0]:
                 del self._locks[key]
 
     async def initialize(self) -> None:
