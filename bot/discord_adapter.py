@@ -43,6 +43,7 @@ BUTTON_TEMPLATE = r"rk:(?P<slot>[a-z_]*):(?P<chan>[0-9]+):(?P<n>[0-9]+):(?P<cmd>
 SELECT_TEMPLATE = r"rs:(?P<slot>[a-z_]*):(?P<chan>[0-9]+):(?P<n>[0-9]+):(?P<cmd>.+)"
 MAX_CUSTOM_ID = 100
 MAX_CONTENT = 2000
+MAX_EMBED = 4096
 MAX_FILES = 10
 MAX_ROWS = 5
 MAX_OPTIONS = 25
@@ -354,10 +355,28 @@ class Rendered:
             for name, png, alt in self.images[:MAX_FILES]
         ]
 
-    @property
-    def single_content(self) -> str:
+    def messages(self, *, single: bool) -> list[dict[str, Any]]:
+        """Keyword arguments for each message to send; files and view ride on the last."""
+        parts: list[dict[str, Any]] = (
+            [self.single()] if single else [{"content": c} for c in self.contents]
+        )
+        for part in parts:
+            if not part.get("embeds"):
+                part.pop("embeds", None)
+        parts[-1]["files"] = self.files()
+        if self.view is not None:
+            parts[-1]["view"] = self.view
+        return parts
+
+    def single(self) -> dict[str, Any]:
+        """Content for one message that may be edited later: text over 2000 characters goes
+        into an embed (4096), so the whole reply stays one editable message."""
         text = "".join(self.contents)
-        return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+        if len(text) <= MAX_CONTENT:
+            return {"content": text, "embeds": []}
+        if len(text) > MAX_EMBED:
+            text = text[: MAX_EMBED - 1] + "…"
+        return {"content": None, "embeds": [discord.Embed(description=text)]}
 
 
 def render(reply: Reply) -> Rendered:
@@ -471,7 +490,7 @@ class ReplySender:
                 and not ctx.clicked_private
             ):
                 message = await ctx.interaction.edit_original_response(
-                    content=rendered.single_content,
+                    **rendered.single(),
                     attachments=rendered.files(),
                     view=rendered.view,
                     allowed_mentions=rendered.allowed_mentions,
@@ -486,7 +505,7 @@ class ReplySender:
                 partial = self.bot.get_partial_messageable(int(chan)).get_partial_message(known)
                 try:
                     await partial.edit(
-                        content=rendered.single_content,
+                        **rendered.single(),
                         attachments=rendered.files(),
                         view=rendered.view,
                         allowed_mentions=rendered.allowed_mentions,
@@ -496,7 +515,7 @@ class ReplySender:
                     return
                 except discord.NotFound:
                     del self.slots[(chan, reply.slot)]
-        message_id = await self._post(rendered, chan, ctx)
+        message_id = await self._post(rendered, chan, ctx, single=reply.slot is not None)
         if reply.slot is not None and message_id is not None:
             self.slots[(chan, reply.slot)] = message_id
 
@@ -533,20 +552,14 @@ class ReplySender:
                 return int(data["id"])
         return None
 
-    async def _post(self, rendered: Rendered, chan: str, ctx: Invocation | None) -> int | None:
+    async def _post(
+        self, rendered: Rendered, chan: str, ctx: Invocation | None, *, single: bool = False
+    ) -> int | None:
         channel = self.bot.get_partial_messageable(int(chan))
         last: discord.Message | None = None
         try:
-            for index, content in enumerate(rendered.contents):
-                final = index == len(rendered.contents) - 1
-                kwargs: dict[str, Any] = {}
-                if final:
-                    kwargs["files"] = rendered.files()
-                    if rendered.view is not None:
-                        kwargs["view"] = rendered.view
-                last = await channel.send(
-                    content, allowed_mentions=rendered.allowed_mentions, **kwargs
-                )
+            for kwargs in rendered.messages(single=single):
+                last = await channel.send(allowed_mentions=rendered.allowed_mentions, **kwargs)
         except discord.Forbidden as error:
             log.warning("cannot post in channel %s: %s", chan, error)
             if ctx is None or str(ctx.interaction.channel_id) != chan:
@@ -554,7 +567,7 @@ class ReplySender:
             # Interaction followups need no channel permission: answer there instead.
             await self._tell_invoker(ctx, TEXT_NO_POST)
             followup = await ctx.interaction.followup.send(
-                rendered.single_content,
+                **rendered.single(),
                 files=rendered.files(),
                 view=rendered.view or discord.utils.MISSING,
                 allowed_mentions=rendered.allowed_mentions,
@@ -595,7 +608,7 @@ class ReplySender:
         in_place = ctx.clicked_same_private(reply)
         if in_place or ctx.thinking:
             await interaction.edit_original_response(
-                content=rendered.single_content,
+                **rendered.single(),
                 attachments=rendered.files(),
                 view=rendered.view,
                 allowed_mentions=rendered.allowed_mentions,
@@ -603,15 +616,9 @@ class ReplySender:
             if ctx.thinking and not in_place:
                 ctx.thinking = False
             return
-        for index, content in enumerate(rendered.contents):
-            final = index == len(rendered.contents) - 1
+        for kwargs in rendered.messages(single=reply.slot is not None):
             await interaction.followup.send(
-                content,
-                ephemeral=True,
-                files=rendered.files() if final else discord.utils.MISSING,
-                view=(rendered.view or discord.utils.MISSING) if final else discord.utils.MISSING,
-                allowed_mentions=rendered.allowed_mentions,
-                wait=True,
+                ephemeral=True, allowed_mentions=rendered.allowed_mentions, wait=True, **kwargs
             )
 
     async def _dm(self, reply: Reply, target: PlayerRef) -> bool:
@@ -627,7 +634,7 @@ class ReplySender:
             if known is not None:
                 try:
                     await dm.get_partial_message(known).edit(
-                        content=rendered.single_content,
+                        **rendered.single(),
                         attachments=rendered.files(),
                         view=rendered.view,
                     )
@@ -635,14 +642,8 @@ class ReplySender:
                 except discord.NotFound:
                     del self.dm_slots[key]
             last: discord.Message | None = None
-            for index, content in enumerate(rendered.contents):
-                final = index == len(rendered.contents) - 1
-                kwargs: dict[str, Any] = {}
-                if final:
-                    kwargs["files"] = rendered.files()
-                    if rendered.view is not None:
-                        kwargs["view"] = rendered.view
-                last = await dm.send(content, **kwargs)
+            for kwargs in rendered.messages(single=reply.slot is not None):
+                last = await dm.send(**kwargs)
         except discord.Forbidden as error:
             log.info("DM to %s refused (%s): falling back", target.user_id, error.code)
             self.dm_closed[target.user_id] = time.monotonic()

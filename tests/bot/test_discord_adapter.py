@@ -446,6 +446,20 @@ async def test_outbox_replies_reach_channel_and_dm(
     assert [m.text for m in fake.channel_messages(harness.channel_id)] == ["The AI drew."]
 
 
+async def test_a_long_slot_message_stays_one_editable_message(
+    harness: DiscordHarness, fake: FakeDiscord, service: ScriptedService
+) -> None:
+    channel = ChannelRef("discord", str(harness.channel_id))
+    assert service.outbox is not None
+    await service.outbox(Reply(channel, "meld " * 600, slot="table"))
+    (message,) = fake.channel_messages(harness.channel_id)
+    assert message.content == ""
+    assert message.embeds[0]["description"] == "meld " * 600
+    await service.outbox(Reply(channel, "short again", slot="table"))
+    assert fake.channel_messages(harness.channel_id) == [message]
+    assert message.content == "short again" and message.embeds == []
+
+
 async def test_long_text_is_split_into_several_messages(
     harness: DiscordHarness, fake: FakeDiscord
 ) -> None:
