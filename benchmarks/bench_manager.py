@@ -19,20 +19,17 @@ import gc
 import itertools
 import random
 import statistics
-import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bot.api import ChannelRef, PlayerRef  # noqa: E402
-from bot.manager import GameManager  # noqa: E402
-from bot.presenter import Presenter  # noqa: E402
-from bot.scheduler import ManualScheduler  # noqa: E402
-from engine.melds import is_valid_meld  # noqa: E402
-from storage import Database, GameRepository, Seat  # noqa: E402
+from bot.api import ChannelRef, PlayerRef
+from bot.manager import GameManager
+from bot.presenter import Presenter
+from bot.scheduler import ManualScheduler
+from engine.melds import is_valid_meld
+from storage import Database, GameRepository, Seat
 
 
 def small_set(rack: list[object]) -> str | None:
@@ -191,7 +188,8 @@ async def main() -> None:
             print(
                 f"{label}: {games} concurrent games, {len(lat)} commands in {elapsed:.1f} s = "
                 f"{len(lat) / elapsed:.0f} commands/s; latency p50 {p50:.1f} ms, p99 {p99:.1f} ms "
-                f"(p50 = {p50 / ref_p50:.1f}x a bare save); mean {statistics.mean(lat) * 1000:.1f} ms"
+                f"(p50 = {p50 / ref_p50:.1f}x a bare save); "
+                f"mean {statistics.mean(lat) * 1000:.1f} ms"
             )
         per_game = await memory_per_game(min(args.games, 500), workdir)
         print(f"memory per active game: {per_game / 1024:.1f} KB (target < 200 KB)")
