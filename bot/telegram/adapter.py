@@ -17,7 +17,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlparse
 
@@ -717,9 +717,8 @@ async def run_telegram(
     rate_limiter: BaseRateLimiter[Any] | None = None,
 ) -> None:
     """Run the Telegram side of the bot until ``stop`` is set (or the task is cancelled)."""
-    adapter = TelegramAdapter(
-        service, config or TelegramConfig(token=token), rate_limiter=rate_limiter
-    )
+    config = replace(config, token=token) if config else TelegramConfig(token=token)
+    adapter = TelegramAdapter(service, config, rate_limiter=rate_limiter)
     await adapter.start()
     try:
         await (stop or asyncio.Event()).wait()

@@ -19,10 +19,13 @@ from PIL import Image as PILImage
 from telegram.ext import AIORateLimiter
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
-from bot.telegram import TelegramAdapter, TelegramConfig
+from bot.telegram import TelegramAdapter, TelegramConfig, run_telegram
 from bot.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
 from bot.telegram.render import MAX_CALLBACK, split_text, to_html
 from tests.fakes.telegram_api import FakeTelegram
+
+# PTB's own AIORateLimiter reads RetryAfter.retry_after, which PTB 22 flags as changing type.
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 GROUP = -1001234567890
 ANN, BOB = 1001, 1002
@@ -449,3 +452,21 @@ async def test_group_reply_is_a_command_and_slow_presses_stop_spinning(
     await settle(fake, adapter)
     assert fake.callback_answers[query] == [{"callback_query_id": query}]
     assert fake.chat_messages(ANN)[-1].text == "Sorry, that took a while."
+
+
+async def test_run_telegram_until_stopped(fake: FakeTelegram, tmp_path: Path) -> None:
+    """The entry ``rummikub run`` uses: runs until the stop event, then shuts down cleanly."""
+    game = TinyGame()
+    stop = asyncio.Event()
+    config = TelegramConfig(
+        token=fake.token,
+        api_base_url=fake.base_url,
+        state_path=str(tmp_path / "state.sqlite3"),
+        poll_timeout=5,
+    )
+    task = asyncio.create_task(run_telegram(game, fake.token, config=config, stop=stop))
+    fake.send_group(GROUP, ANN, "/new")
+    await fake.wait_message(GROUP, lambda m: m.text == "Lobby open.")
+    stop.set()
+    await asyncio.wait_for(task, 10)
+    assert game.outbox is not None and task.exception() is None
