@@ -50,10 +50,16 @@ def _to_record(row: GameRow, actions: Sequence[str] | None) -> StoredGame:
     )
 
 
-async def _actions_of(session: AsyncSession, game_id: int) -> list[str]:
+async def _actions_of(session: AsyncSession, row: GameRow) -> list[str]:
+    """The log as of ``row``: entries are append-only, so ``seq < action_count`` is exactly the
+    log that belongs to the snapshot read, even if a writer commits between the two queries."""
+    assert row.id is not None
     result = await session.execute(
         select(col(GameActionRow.action))
-        .where(col(GameActionRow.game_id) == game_id)
+        .where(
+            col(GameActionRow.game_id) == row.id,
+            col(GameActionRow.seq) < row.action_count,
+        )
         .order_by(col(GameActionRow.seq))
     )
     return list(result.scalars())
@@ -158,7 +164,7 @@ class GameRepository:
             row = await session.get(GameRow, game_id)
             if row is None:
                 raise NotFoundError(f"Game {game_id} does not exist.")
-            actions = await _actions_of(session, game_id) if with_actions else None
+            actions = await _actions_of(session, row) if with_actions else None
             return _to_record(row, actions)
 
     async def load_active(
@@ -177,8 +183,7 @@ class GameRepository:
             ).scalar_one_or_none()
             if row is None:
                 return None
-            assert row.id is not None
-            actions = await _actions_of(session, row.id) if with_actions else None
+            actions = await _actions_of(session, row) if with_actions else None
             return _to_record(row, actions)
 
     async def list_active(
@@ -192,16 +197,18 @@ class GameRepository:
             rows = list((await session.execute(query.order_by(col(GameRow.id)))).scalars())
             if not with_actions:
                 return [_to_record(row, None) for row in rows]
+            counts = {row.id: row.action_count for row in rows if row.id is not None}
             logs: dict[int, list[str]] = defaultdict(list)
-            result = await session.execute(
-                select(col(GameActionRow.game_id), col(GameActionRow.action))
-                .join(GameRow, col(GameRow.id) == col(GameActionRow.game_id))
-                .where(col(GameRow.finished_at).is_(None))
-                .order_by(col(GameActionRow.game_id), col(GameActionRow.seq))
-            )
-            for game_id, action in result:
-                logs[game_id].append(action)
-            return [_to_record(row, logs[row.id]) for row in rows if row.id is not None]
+            ids = list(counts)
+            for start in range(0, len(ids), 1000):
+                result = await session.execute(
+                    select(col(GameActionRow.game_id), col(GameActionRow.action))
+                    .where(col(GameActionRow.game_id).in_(ids[start : start + 1000]))
+                    .order_by(col(GameActionRow.game_id), col(GameActionRow.seq))
+                )
+                for game_id, action in result:
+                    logs[game_id].append(action)
+            return [_to_record(row, logs[row.id][: counts[row.id]]) for row in rows if row.id]
 
     async def history(self, platform: str, channel_id: str, *, limit: int = 20) -> list[StoredGame]:
         """Finished games of a channel, newest first (without their action logs)."""

@@ -208,3 +208,14 @@ async def test_a_finish_racing_a_turn_counts_the_game_once_or_not_at_all(db: Dat
         else:  # the turn won: no statistics from the lost finish
             assert loaded.active and ann is None
             assert loaded.actions == ("deal", "draw")
+
+
+async def test_a_load_returns_the_log_that_belongs_to_the_snapshot_it_read(db: Database) -> None:
+    from storage.models import GameActionRow
+
+    game = await new_game(db)
+    # what a reader sees if another writer commits between reading the row and reading the log
+    async with db.transaction() as session:
+        session.add(GameActionRow(game_id=game.id, seq=1, action="0 draw"))
+    assert (await db.games.load(game.id)).actions == ("deal",)
+    assert [g.actions for g in await db.games.list_active(with_actions=True)] == [("deal",)]
