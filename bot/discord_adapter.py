@@ -37,10 +37,13 @@ COG_NAME = "Rummikub"
 log = logging.getLogger(__name__)
 
 # custom_id = "rk:<slot>:<channel id>:<index>:<command>" for buttons, "rs:..." for selects.
-# The channel id makes a button sent by DM act on the game channel; the index keeps custom ids
-# unique within a message; the slot tells which message a click came from (edit in place).
-BUTTON_TEMPLATE = r"rk:(?P<slot>[a-z_]*):(?P<chan>[0-9]+):(?P<n>[0-9]+):(?P<cmd>.+)"
-SELECT_TEMPLATE = r"rs:(?P<slot>[a-z_]*):(?P<chan>[0-9]+):(?P<n>[0-9]+):(?P<cmd>.+)"
+# The channel id (base 36, to leave room for the command in Discord's 100 characters) makes a
+# button sent by DM act on the game channel; the index keeps custom ids unique within a message;
+# the slot (one letter for the usual ones) tells which message a click came from.
+BUTTON_TEMPLATE = r"rk:(?P<slot>[a-z_]*):(?P<chan>[0-9a-z]+):(?P<n>[0-9]+):(?P<cmd>.+)"
+SELECT_TEMPLATE = r"rs:(?P<slot>[a-z_]*):(?P<chan>[0-9a-z]+):(?P<n>[0-9]+):(?P<cmd>.+)"
+SLOT_CODES = {"lobby": "l", "table": "t", "panel": "p", "rack": "r"}
+SLOT_NAMES = {code: name for name, code in SLOT_CODES.items()}
 MAX_CUSTOM_ID = 100
 MAX_CONTENT = 2000
 MAX_EMBED = 4096
@@ -133,11 +136,31 @@ def manager_completions(service: object, player: PlayerRef, channel: ChannelRef)
 # --- custom ids and components ---------------------------------------------------------------
 
 
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if number == 0:
+            return out
+
+
+def id_prefix(kind: str, slot: str | None, chan: str) -> str:
+    """The start of every custom id of one kind and slot in one channel."""
+    return f"{kind}:{SLOT_CODES.get(slot or '', slot or '')}:{_base36(int(chan))}:"
+
+
 def make_custom_id(kind: str, slot: str | None, chan: str, index: int, command: str) -> str:
-    custom_id = f"{kind}:{slot or ''}:{chan}:{index}:{command}"
+    custom_id = f"{id_prefix(kind, slot, chan)}{index}:{command}"
     if len(custom_id) > MAX_CUSTOM_ID:
         raise ValueError(f"button command too long for a Discord custom_id: {command!r}")
     return custom_id
+
+
+def _decoded(match: re.Match[str]) -> tuple[str, str, str]:
+    """(slot name, channel id, command) from a custom id match."""
+    return SLOT_NAMES.get(match["slot"], match["slot"]), str(int(match["chan"], 36)), match["cmd"]
 
 
 def decode_values(values: Iterable[str]) -> list[str]:
@@ -152,9 +175,7 @@ class CommandButton(
 
     def __init__(self, item: discord.ui.Button[discord.ui.View], match: re.Match[str]) -> None:
         super().__init__(item)
-        self.slot = match["slot"]
-        self.chan = match["chan"]
-        self.command = match["cmd"]
+        self.slot, self.chan, self.command = _decoded(match)
 
     @classmethod
     async def from_custom_id(
@@ -180,9 +201,7 @@ class CommandSelect(
 
     def __init__(self, item: discord.ui.Select[discord.ui.View], match: re.Match[str]) -> None:
         super().__init__(item)
-        self.slot = match["slot"]
-        self.chan = match["chan"]
-        self.command = match["cmd"]
+        self.slot, self.chan, self.command = _decoded(match)
 
     @classmethod
     async def from_custom_id(
@@ -209,8 +228,12 @@ class CommandSelect(
             await cog.run(interaction, text, Clicked(self.slot, self.chan))
 
 
-def _button(button: Button, slot: str | None, chan: str, index: int) -> CommandButton:
-    custom_id = make_custom_id("rk", slot, chan, index, button.command)
+def _button(button: Button, slot: str | None, chan: str, index: int) -> CommandButton | None:
+    try:
+        custom_id = make_custom_id("rk", slot, chan, index, button.command)
+    except ValueError as error:
+        log.error("leaving out a button: %s", error)  # the command can still be typed
+        return None
     item: discord.ui.Button[discord.ui.View] = discord.ui.Button(
         label=button.label[:80],
         style=STYLES.get(button.style, discord.ButtonStyle.secondary),
@@ -277,12 +300,15 @@ def build_view(reply: Reply) -> discord.ui.View | None:
         for start in range(0, len(row), 5):
             chunk = []
             for button in row[start : start + 5]:
-                chunk.append(_button(button, reply.slot, chan, index))
+                made_button = _button(button, reply.slot, chan, index)
                 index += 1
-            button_rows.append(chunk)
+                if made_button is not None:
+                    chunk.append(made_button)
+            if chunk:
+                button_rows.append(chunk)
     # Discord shows at most 5 rows: drop the last pages of the longest select (those tiles
     # can still be typed), never a whole select or a button.
-    while sum(len(p) for p in pages) + len(button_rows) > MAX_ROWS:
+    while pages and sum(len(p) for p in pages) + len(button_rows) > MAX_ROWS:
         longest = max(pages, key=len)
         if len(longest) <= 1:
             break
@@ -537,7 +563,7 @@ class ReplySender:
         if (chan, slot) in self.searched or self.bot.user is None:
             return None
         self.searched.add((chan, slot))
-        marks = (f"rk:{slot}:{chan}:", f"rs:{slot}:{chan}:")
+        marks = (id_prefix("rk", slot, chan), id_prefix("rs", slot, chan))
         try:
             recent = await self.bot.http.logs_from(int(chan), 50)
         except discord.HTTPException as error:

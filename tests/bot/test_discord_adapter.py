@@ -25,6 +25,7 @@ from bot.discord_adapter import (
     build_view,
     decode_values,
     invite_url,
+    make_custom_id,
 )
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, running_fake
 
@@ -564,6 +565,21 @@ def test_the_settings_choices_are_settings_the_rules_know() -> None:
     assert set(SETTINGS) == set(values)
     for name in SETTINGS:
         Rules().with_setting(name, values[name])
+
+
+def test_custom_ids_leave_room_for_commands_and_a_too_long_one_drops_only_its_button() -> None:
+    channel = ChannelRef("discord", str(2**63 - 1))  # the largest snowflake
+    assert len(make_custom_id("rk", "panel", channel.chat_id, 24, "")) <= 28
+    long_command = "auto " + " ".join(["R10#1"] * 20)
+    reply = Reply(
+        channel,
+        "panel",
+        buttons=((Button("Auto", long_command), Button("Done", "done")),),
+        slot="panel",
+    )
+    view = build_view(reply)
+    assert view is not None
+    assert [item.item.label for item in view.children] == ["Done"]  # type: ignore[attr-defined]
 
 
 def test_invite_url_asks_for_the_bot_and_commands_scopes() -> None:
