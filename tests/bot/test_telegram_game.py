@@ -124,6 +124,50 @@ async def turn_in_private(fake: FakeTelegram, bot: RunningBot, user: int) -> Non
     await settle(fake, bot)
 
 
+def press_data(fake: FakeTelegram, user: int, data: str) -> None:
+    """Press the panel button that sends ``data`` (it must be on the panel)."""
+    panel = newest(fake, user, has_button("Done"))
+    assert any(b.get("callback_data") == data for b in panel.buttons), (data, panel.buttons)
+    fake.press(panel, user, data=data)
+
+
+async def turn_with_buttons(fake: FakeTelegram, bot: RunningBot, user: int) -> None:
+    """The opening with the panel only: tick tiles, Place, Undo one step, Place again, Done."""
+    table = bot.table
+    assert table.game is not None and not table.game.table
+    seat = table.seat_of(PlayerRef("telegram", str(user)))
+    assert seat is not None
+    melds = choose_move(table.game, seat, "medium")
+    if melds is None:
+        fake.press(newest(fake, user, has_button("Draw")), user, "Draw")
+        await settle(fake, bot)
+        return
+    panel = newest(fake, user, has_button("Done"))
+    edits = panel.edits
+
+    async def place(tiles: list[str]) -> None:
+        for code in tiles:
+            press_data(fake, user, f"@{GROUP} pick {code}")
+            await settle(fake, bot)
+        ticked = [b for b in newest(fake, user, has_button("Done")).buttons if "✅" in b["text"]]
+        assert len(ticked) == len(tiles) + 1  # the tiles and "New meld"
+        press_data(fake, user, f"@{GROUP} place")
+        await settle(fake, bot)
+
+    for meld in melds:
+        await place([tile.code for tile in meld.tiles])
+    placed = newest(fake, user, has_button("Done")).text
+    press_data(fake, user, f"@{GROUP} undo")
+    await settle(fake, bot)
+    assert newest(fake, user, has_button("Done")).text != placed
+    await place([tile.code for tile in melds[-1].tiles])
+    panel = newest(fake, user, has_button("Done"))
+    assert "Legal: done will commit it." in (panel.text or "")
+    assert panel.edits > edits and fake.chat_messages(user).count(panel) == 1
+    fake.press(panel, user, "Done")
+    await settle(fake, bot)
+
+
 async def turn_in_group(fake: FakeTelegram, bot: RunningBot, user: int) -> None:
     command = arrangement(bot, user)
     if command is not None:
@@ -195,7 +239,9 @@ async def play(
         assert human_turns < MAX_TURNS, "the game should have ended"
         user = current_user(bot)
         human_turns += 1
-        if stage == "start" and user == BOB:
+        if human_turns == 1 and not bot.table.game.table:  # type: ignore[union-attr]
+            await turn_with_buttons(fake, bot, user)
+        elif stage == "start" and user == BOB:
             await double_press_done(fake, bot)
             stage = "pressed"
         elif stage == "pressed" and human_turns >= 6 and user == ANN:
