@@ -331,7 +331,9 @@ def assert_no_rack_leaks(live: Live, members: list[Member]) -> None:
                 assert image.png not in images
 
 
-async def test_not_your_turn_is_answered_privately(live: Live, fake: FakeDiscord) -> None:
+async def test_not_your_turn_and_not_seated_are_answered_privately(
+    live: Live, fake: FakeDiscord
+) -> None:
     h = live.h
     alice, bob = h.member("alice"), h.member("bob")
     await live.start(alice, bob)
@@ -344,6 +346,11 @@ async def test_not_your_turn_is_answered_privately(live: Live, fake: FakeDiscord
     outcome = await h.slash(other, "done")
     assert outcome.public == []
     assert outcome.text_for(other.id) == (f"It is not your turn; it is {current.user.name}'s turn.")
+    assert live.game.turn == turn
+    carol = h.member("carol")  # in the channel, not at the table
+    outcome = await h.slash(carol, "draw")
+    assert outcome.public == []
+    assert outcome.text_for(carol.id) == "You are not seated at this table."
     assert live.game.turn == turn
 
 
