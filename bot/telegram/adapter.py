@@ -497,7 +497,13 @@ class TelegramAdapter:
     # --- outgoing ----------------------------------------------------------------------------
 
     async def deliver(self, reply: Reply) -> None:
-        """The outbox: send one reply (from a timer or an AI turn) and wait until it is out."""
+        """The outbox: send one reply (from a timer or an AI turn) and wait until it is out.
+
+        Replies for another platform's channels are not ours and are left alone.
+        """
+        if reply.channel.platform != PLATFORM:
+            log.debug("Telegram: ignoring a reply for %s", reply.channel.key)
+            return
         await self._enqueue(reply)
 
     def _enqueue(self, reply: Reply) -> asyncio.Future[bool]:

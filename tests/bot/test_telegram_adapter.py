@@ -397,6 +397,9 @@ async def test_outbox_replies_reach_their_chats(
         game.outbox(Reply(channel, "Ann, 1 hour left on your turn.", private_to=ann)),
         game.outbox(Reply(channel, "Time is up for Ann: she draws 3.")),
     )
+    mark = fake.mark()
+    await game.outbox(Reply(ChannelRef("discord", "42"), "Not for Telegram."))
+    assert fake.calls[mark:] == []
     assert fake.chat_messages(ANN)[-1].text == "Ann, 1 hour left on your turn."
     assert fake.chat_messages(GROUP)[-1].text == "Time is up for Ann: she draws 3."
 
