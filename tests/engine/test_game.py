@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine import EndReason, Game, IllegalMoveError, Match, Rules
+from engine.notation import parse_tiles
 from engine.scoring import GameResult, score_blocked, score_out
 from engine.tiles import Edition, tiles_text
-from engine.notation import parse_tiles
 from tests.engine.helpers import position, table_text
 
 # ----- setup --------------------------------------------------------------------------------

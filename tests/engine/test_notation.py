@@ -21,7 +21,14 @@ def test_joker_spellings(text: str) -> None:
 
 def test_colour_words_and_letters() -> None:
     assert [str(t) for t in parse_tiles("k1 black2 b3 blue4 o5 orange6 yellow7 r8")] == [
-        "K1", "K2", "B3", "B4", "O5", "O6", "O7", "R8",
+        "K1",
+        "K2",
+        "B3",
+        "B4",
+        "O5",
+        "O6",
+        "O7",
+        "R8",
     ]
 
 
@@ -29,7 +36,7 @@ def test_strict_short_output_and_pasteable_repr() -> None:
     tile = Tile(Color.BLUE, 12, copy=1)
     assert str(tile) == "B12"
     assert tile.code == "B12#1"
-    assert eval(repr(tile)) == tile  # noqa: S307 - the repr is meant to be pasted back
+    assert eval(repr(tile)) == tile
     assert str(Tile.joker()) == "J"
 
 
@@ -42,7 +49,9 @@ def test_joker_pin_notation() -> None:
 def test_copies_round_trip() -> None:
     assert parse_tile("R7#1") == Tile(Color.RED, 7, 1)
     assert distinct_copies(parse_tiles("R7 R7 R7")) == [
-        Tile(Color.RED, 7, 0), Tile(Color.RED, 7, 1), Tile(Color.RED, 7, 2)
+        Tile(Color.RED, 7, 0),
+        Tile(Color.RED, 7, 1),
+        Tile(Color.RED, 7, 2),
     ]
 
 
@@ -65,7 +74,10 @@ def test_bad_notation_names_the_token_and_its_position(text: str, fragment: str)
 def test_meld_lists() -> None:
     melds = parse_meld_tokens("R4 R5 R6 / K9 B9 O9 | B1 B2 B3; O1 O2 O3")
     assert [[str(t) for t in m] for m in melds] == [
-        ["R4", "R5", "R6"], ["K9", "B9", "O9"], ["B1", "B2", "B3"], ["O1", "O2", "O3"],
+        ["R4", "R5", "R6"],
+        ["K9", "B9", "O9"],
+        ["B1", "B2", "B3"],
+        ["O1", "O2", "O3"],
     ]
     with pytest.raises(NotationError, match="Meld 2"):
         parse_meld_tokens("R4 R5 R6 / K9 Q9")

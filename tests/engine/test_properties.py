@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Draft, Game, Meld, RummikubError, Rules
+from engine import Draft, Game, Meld, Rules, RummikubError
 from engine.melds import is_valid_meld
 from engine.tiles import Tile
 
@@ -42,7 +42,7 @@ def random_step(rng: random.Random, draft: Draft) -> str:
     if verb == "play" and rack:
         return f"play {pick(rack, rng.randint(1, 4))}"
     if verb == "play_to" and rack and slots:
-        return f"play {pick(rack, 1)} to {rng.choice(slots + [99])}"
+        return f"play {pick(rack, 1)} to {rng.choice([*slots, 99])}"
     if verb in ("move", "split") and slots:
         n = rng.choice(slots)
         tiles = list(draft.slots[n - 1].tiles)
