@@ -12,7 +12,12 @@ LEVELS = ("easy", "medium", "hard")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=3, help="seats at the table, you included")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats at the table, you included (default 3, or one more than --ai levels)",
+    )
     parser.add_argument(
         "--ai",
         nargs="+",
@@ -41,14 +46,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    ai = list(args.ai) if args.ai else ["medium"] * max(1, args.players - 1)
-    if len(ai) != args.players - 1 and args.ai:
-        print(f"--players {args.players} needs {args.players - 1} AI levels, got {len(ai)}.")
+    ai = [level.lower() for level in (args.ai or [])]
+    players = args.players if args.players is not None else (len(ai) + 1 if ai else 3)
+    if not 2 <= players <= 6:
+        print(f"A table has 2 to 6 seats, not {players}.")
+        return 2
+    if not ai:
+        ai = ["medium"] * (players - 1)
+    elif len(ai) == 1:
+        ai = ai * (players - 1)
+    if len(ai) != players - 1:
+        print(f"{players} seats need {players - 1} AI levels (or one for all), got {len(ai)}.")
         return 2
     for level in ai:
         if level not in LEVELS:
             print(f"AI strength is one of {', '.join(LEVELS)}, not {level!r}.")
             return 2
+    if players > 4:
+        args.edition = "xp"
     settings = []
     if args.timer is not None:
         settings.append(f"timer={args.timer}")
@@ -58,6 +73,8 @@ def main(args: argparse.Namespace) -> int:
         settings.append(f"games={args.games}")
     if args.hints:
         settings.append("hints=on")
+    if getattr(args, "edition", None):
+        settings.append(f"edition={args.edition}")
     if args.save_png is not None:
         args.save_png.mkdir(parents=True, exist_ok=True)
     return asyncio.run(_play(args, ai, settings))
