@@ -349,10 +349,9 @@ class TelegramAdapter:
             game = parse_start_payload(payload)
             if game is not None:
                 self._set_home(user_id, game)
-            waiting = self._pending.pop(user_id, {})
+            waiting = self._flush_pending(user_id)
             if waiting:
-                # What could not be sent while the chat was closed, latest version of each.
-                await asyncio.gather(*[self._enqueue(reply) for reply in waiting.values()])
+                await asyncio.gather(*waiting)
                 return
             game = game or self._home(user_id)
             if game is None:
@@ -408,6 +407,7 @@ class TelegramAdapter:
             player = player_of(query.from_user)
             if message.chat.type == ChatType.PRIVATE:
                 self._unreachable.discard(player.user_id)
+                self._flush_pending(player.user_id)
             game = chat or str(message.chat.id)
             if is_group(game):
                 self._set_home(player.user_id, game)
@@ -453,6 +453,7 @@ class TelegramAdapter:
         """The game a message acts on: its group, or for the private chat the user's last game."""
         if chat_type == ChatType.PRIVATE:
             self._unreachable.discard(str(user.id))
+            self._flush_pending(str(user.id))
             home = self._home(str(user.id))
             return ChannelRef(PLATFORM, home or str(chat_id))
         self._set_home(str(user.id), str(chat_id))
@@ -570,6 +571,11 @@ class TelegramAdapter:
             self._link_notice(reply, player)
             return False
         return True
+
+    def _flush_pending(self, user_id: str) -> list[asyncio.Future[bool]]:
+        """Send what could not be sent while the user's chat was closed (latest of each)."""
+        waiting = self._pending.pop(user_id, {})
+        return [self._enqueue(reply) for reply in waiting.values()]
 
     def _keep_for_later(self, reply: Reply, player: PlayerRef) -> None:
         """Keep a private reply until the user opens the chat: the latest one of each slot and

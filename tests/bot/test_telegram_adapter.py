@@ -326,6 +326,13 @@ async def test_blocked_player_and_retry_after(
     await settle(fake, adapter)
     assert game.turn == 2
     assert [m for m in fake.chat_messages(GROUP) if "can't send" in (m.text or "")] == [notice]
+    # Bob unblocks and writes: the panel kept for him arrives first, up to date.
+    fake.unblock(BOB)
+    fake.send_private(BOB, "status")
+    await settle(fake, adapter)
+    panel = next(m for m in fake.chat_messages(BOB) if m.photo is not None)
+    assert f"Turn 1. Your rack: SECRET-{BOB}" in (panel.text or "") and panel.edits == 1
+    assert game.calls[-1] == (str(BOB), str(GROUP), "status", False)
 
 
 async def test_failures_are_one_sentence_and_long_texts_split(
