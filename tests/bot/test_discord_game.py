@@ -6,6 +6,7 @@ game state only to decide what a sensible player would do next.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from bot.scheduler import ManualScheduler
 from engine import Game
 from engine.solver import solve
 from storage import Database
+from storage.scratch import scratch_schema
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, running_fake
 
 MAX_TURNS = 400
@@ -61,11 +63,14 @@ class Recording:
 
 @dataclass
 class Live:
-    """One channel on the fake Discord, one bot process, one database file."""
+    """One channel on the fake Discord, seen by one bot process over one database."""
 
     fake: FakeDiscord
-    path: Path
+    url: str
+    schema: str | None = None
     seed: int = 7
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
     h: DiscordHarness = field(init=False)
     clock: ManualScheduler = field(default_factory=ManualScheduler)
     db: Database | None = None
@@ -78,7 +83,7 @@ class Live:
         self.h = DiscordHarness(self.fake)
 
     async def boot(self) -> None:
-        self.db = Database(f"sqlite+aiosqlite:///{self.path}")
+        self.db = Database(self.url, schema=self.schema)
         await self.db.start()
         self.manager = GameManager(
             self.db,
@@ -90,14 +95,22 @@ class Live:
         self.service = Recording(self.manager)
         self.service.private = self.private_log
         self.service.commands = self.command_log
-        await self.h.login(RummikubBot(self.service))
+        bot = RummikubBot(self.service, shard_count=self.shard_count, shard_ids=self.shard_ids)
+        await self.h.login(bot)
+
+    def same_process(self, other: Live) -> None:
+        """Look at another channel through this (already booted) process."""
+        other.db, other.manager, other.service = self.db, self.manager, self.service
+        other.h.bot = self.h.bot
 
     async def shutdown(self) -> None:
         await self.h.close()
         if self.manager is not None:
             await self.manager.close()
+            self.manager = None
         if self.db is not None:
             await self.db.close()
+            self.db = None
 
     async def restart(self) -> None:
         """Stop everything like a process exit; start a new process on the same database."""
@@ -224,7 +237,7 @@ def fake() -> Iterator[FakeDiscord]:
 
 @pytest.fixture
 async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
-    table = Live(fake, tmp_path / "rummikub.db")
+    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
     await table.boot()
     try:
         yield table
@@ -499,3 +512,76 @@ async def test_autocomplete_offers_the_invokers_rack_and_the_tables_melds(
     choices = await h.autocomplete(alice, "play", "to", tiles="R5", to="")
     assert choices[0] == {"name": "new meld", "value": "new"}
     assert len(choices) == 1 + min(len(melds), 24)
+
+
+def current_member(live: Live, members: list[Member]) -> Member:
+    assert live.manager is not None
+    player = live.manager.tables[live.key].seats[live.game.current].player
+    assert player is not None
+    return next(m for m in members if str(m.id) == player.user_id)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+async def shared_database(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[str, str | None]]:
+    """One database for several bot processes: a SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}", None
+        return
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("TEST_DATABASE_URL is not set (no PostgreSQL for this run)")
+    async with scratch_schema(url) as schema:
+        yield url, schema
+
+
+async def test_sharded_processes_share_the_database_and_hand_games_over(
+    fake: FakeDiscord, shared_database: tuple[str, str | None]
+) -> None:
+    """Shard 0 and shard 1 of a two-process deployment each run a game in their own server,
+    writing to one database; then one process takes both servers over (a reshard) and both
+    games go on from their old buttons and messages."""
+    url, schema = shared_database
+    one = Live(fake, url, schema, seed=3, shard_count=2, shard_ids=[0])
+    two = Live(fake, url, schema, seed=4, shard_count=2, shard_ids=[1])
+    await one.boot()
+    await two.boot()
+    merged: Live | None = None
+    try:
+        ann, ben = one.h.member("ann"), one.h.member("ben")
+        cat, dan = two.h.member("cat"), two.h.member("dan")
+        await one.start(ann, ben)
+        await two.start(cat, dan)
+        for _ in range(3):  # interleaved turns, two processes writing at once
+            await play_turn(one, current_member(one, [ann, ben]), use_panel=False)
+            await play_turn(two, current_member(two, [cat, dan]), use_panel=False)
+        turns = (one.game.turn, two.game.turn)
+        (table_one,) = one.table_messages()
+        (table_two,) = two.table_messages()
+        await one.shutdown()
+        await two.shutdown()
+
+        merged = Live(fake, url, schema, seed=5)
+        merged.h = DiscordHarness(fake, guild_id=one.h.guild_id, channel_id=one.h.channel_id)
+        await merged.boot()
+        other = Live(fake, url, schema)
+        other.h = DiscordHarness(fake, guild_id=two.h.guild_id, channel_id=two.h.channel_id)
+        merged.same_process(other)
+        assert (merged.game.turn, other.game.turn) == turns
+        # buttons made by the old processes work in the new one
+        outcome = await merged.h.click(ann, table_one, "Status")
+        assert f"turn {turns[0]}" in outcome.text_for(ann.id)
+        outcome = await other.h.click(dan, table_two, "Status")
+        assert f"turn {turns[1]}" in outcome.text_for(dan.id)
+        await play_turn(merged, current_member(merged, [ann, ben]), use_panel=False)
+        await play_turn(other, current_member(other, [cat, dan]), use_panel=False)
+        assert merged.game.turn > turns[0] and other.game.turn > turns[1]
+        # each server still has one table message, edited in place by the new process
+        assert merged.table_messages() == [table_one]
+        assert other.table_messages() == [table_two]
+        assert "to play" in table_one.text and "to play" in table_two.text
+    finally:
+        for live in (one, two, merged):
+            if live is not None:
+                await live.shutdown()

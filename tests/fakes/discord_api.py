@@ -835,19 +835,24 @@ class DiscordHarness:
     MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
     MANAGE_CHANNELS = 1 << 4
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    _logged_in = 0  # bots logged in against a fake, across harnesses (Route.BASE is global)
+    _real_base: str | None = None
+
+    def __init__(
+        self, fake: FakeDiscord, *, guild_id: int | None = None, channel_id: int | None = None
+    ) -> None:
         self.fake = fake
-        self.guild_id = snowflake()
-        self.channel_id = snowflake()
+        self.guild_id = guild_id or snowflake()
+        self.channel_id = channel_id or snowflake()
         self.bot: Any = None
-        self._old_base: str | None = None
 
     async def login(self, bot: Any) -> None:
         """Point discord.py at the fake and log ``bot`` in (runs its ``setup_hook``)."""
         import discord
 
-        if self._old_base is None:
-            self._old_base = discord.http.Route.BASE
+        if DiscordHarness._logged_in == 0:
+            DiscordHarness._real_base = discord.http.Route.BASE
+        DiscordHarness._logged_in += 1
         discord.http.Route.BASE = self.fake.base_url
         self.bot = bot
         await bot.login("fake-token")
@@ -856,12 +861,13 @@ class DiscordHarness:
         """Shut the bot down like a process exit (the fake keeps its messages)."""
         import discord
 
-        if self.bot is not None:
-            await self.bot.close()
-            self.bot = None
-        if self._old_base is not None:
-            discord.http.Route.BASE = self._old_base
-            self._old_base = None
+        if self.bot is None:
+            return
+        await self.bot.close()
+        self.bot = None
+        DiscordHarness._logged_in -= 1
+        if DiscordHarness._logged_in == 0 and DiscordHarness._real_base is not None:
+            discord.http.Route.BASE = DiscordHarness._real_base
 
     def member(self, name: str, *, manage_channels: bool = False) -> Member:
         permissions = self.MEMBER_PERMISSIONS | (self.MANAGE_CHANNELS if manage_channels else 0)
