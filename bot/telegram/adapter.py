@@ -69,15 +69,18 @@ PLATFORM = "telegram"
 TOAST_LIMIT = 200  # Telegram shows at most 200 characters in a callback answer
 PENDING_NOTES = 3  # short private answers kept for a user who has not opened the chat yet
 
-# The command menu Telegram shows (the game understands more: aliases, pick, target, place).
-# Every command is sent to the game as "<command> <args>"; /rummikub <anything> as "<anything>".
+# The command menu Telegram shows: every verb of the command language (/new opens a lobby, as
+# /start would in a private chat). Every command is sent to the game as "<command> <args>";
+# /rummikub <anything> as "<anything>", and aliases (/ai, /go, /pass...) work too.
 GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("new", "open a game lobby here: /new timer=86400 for a day per turn"),
     ("join", "take a seat in the lobby"),
     ("leave", "give up your seat (an AI finishes for you)"),
-    ("ai", "add an AI seat: /ai, /ai easy, /ai hard"),
+    ("addbot", "add an AI seat: /addbot, /addbot easy, /addbot hard"),
     ("deal", "host: deal the tiles and start"),
     ("settings", "show or change: /settings timer 3600, /settings threshold 25"),
+    ("kick", "host or admin: remove a seat: /kick 2"),
+    ("cancel", "host or admin: end the game here"),
     ("play", "new meld or extend one: /play R5 R6 R7, /play R8 to 3"),
     ("move", "move table tiles: /move R7 from 2 to 5"),
     ("split", "split a run: /split 2 at R6"),
@@ -89,23 +92,25 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("done", "end your turn (you draw if you played nothing)"),
     ("draw", "draw a tile and end your turn"),
     ("hint", "best play for your rack, where hints are allowed"),
+    ("pick", "select rack tiles for Place: /pick R5 R6 (again to unselect)"),
+    ("target", "where Place puts them: /target 3, /target new"),
+    ("place", "play the selected tiles to the target"),
     ("rack", "send me my rack privately"),
     ("table", "show the table"),
     ("status", "whose turn, time left, tiles left"),
     ("score", "match standings"),
     ("leaderboard", "this group's best players"),
     ("history", "this group's recent games"),
-    ("kick", "host or admin: remove a seat: /kick 2"),
-    ("cancel", "host or admin: end the game here"),
-    ("language", "the bot's language here: /language en, /language pl"),
     ("rules", "the rules and this group's settings"),
     ("help", "commands, or /help play"),
+    ("sort", "order your rack: /sort number, /sort colour"),
+    ("language", "the bot's language here: /language en, /language pl"),
     ("rummikub", "any command: /rummikub play R5 R6 R7"),
 )
+LOBBY_ONLY = {"new", "join", "leave", "addbot", "deal", "settings", "kick", "cancel"}
 PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
     ("start", "connect this chat to your game"),
-    *(c for c in GROUP_COMMANDS if c[0] not in {"new", "join", "ai", "deal", "kick", "cancel"}),
-    ("sort", "order your rack: /sort number, /sort colour"),
+    *(c for c in GROUP_COMMANDS if c[0] not in LOBBY_ONLY),
 )
 FAILURE = "Something went wrong on my side while running that command; please try again."
 EXPIRED = "This button has expired; send /rack for a fresh panel."

@@ -19,6 +19,7 @@ from PIL import Image as PILImage
 from telegram.ext import AIORateLimiter
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
+from bot.commands import ALL_VERBS, parse_command
 from bot.telegram import TelegramAdapter, TelegramConfig, run_telegram
 from bot.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
 from bot.telegram.render import MAX_CALLBACK, split_text, to_html
@@ -409,6 +410,12 @@ async def test_outbox_replies_reach_their_chats(
     assert fake.calls[mark:] == []
     assert fake.chat_messages(ANN)[-1].text == "Ann, 1 hour left on your turn."
     assert fake.chat_messages(GROUP)[-1].text == "Time is up for Ann: she draws 3."
+
+
+def test_menu_has_every_verb_of_the_command_language() -> None:
+    menu = {name for name, _ in GROUP_COMMANDS}
+    assert set(ALL_VERBS) - {"start"} <= menu
+    assert {parse_command(f"/{name}").verb for name in menu - {"rummikub"}} == set(ALL_VERBS)
 
 
 def test_pure_helpers() -> None:
