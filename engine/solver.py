@@ -28,10 +28,11 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
-from engine.tiles import COLORS, JOKER_VALUE_ON_RACK, Color, Face, Tile, sort_tiles, tiles_text
+from engine.tiles import COLORS, JOKER_VALUE_ON_RACK, Face, Tile, sort_tiles, tiles_text
 
 OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
@@ -42,7 +43,8 @@ _REAL_NEXT = (0, 2, 3, 3, 2, 3, 3)
 _JOKER_NEXT = (0, 2, 3, 3, 5, 6, 6)
 _CODE = 7  # low 3 bits of a slot: the code
 _K_SHIFT = 3  # next 4 bits: the number of the latest real tile when it matters for a joker
-_P_SHIFT = 7  # higher bits: locked jokers waiting for a real tile of their original run
+_T_BIT = 1 << 7  # started with a free joker: must run on to 13 (else the joker goes at the end)
+_P_SHIFT = 8  # higher bits: locked jokers waiting for a real tile of their original run
 
 # A run item: ("R", None) real, ("F", None) free joker, ("L", joker id) locked table joker.
 _Item = tuple[str, int]
@@ -146,9 +148,7 @@ class _Model:
             n, sub = divmod(s, 5)
             add = 0 if sub == 4 else self.opt[sub][n + 1] * self.weight[n + 1]
             self.bound[s] = self.bound[s + 1] + add
-        self.avail = [
-            [self.must[c][n] + self.opt[c][n] for n in range(15)] for c in range(4)
-        ]
+        self.avail = [[self.must[c][n] + self.opt[c][n] for n in range(15)] for c in range(4)]
 
     def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
         ident = len(self.locked)
@@ -158,11 +158,9 @@ class _Model:
             reals = frozenset(t.number for t in meld.tiles if not t.is_joker)
             self.locked.append(_Locked(ident, tile, index, meld.kind, c, face.number, reals))
             self.locked_run.setdefault((c, face.number), []).append(ident)
-            self.watch[c] |= reals
+            self.watch[c] |= {k for k in reals if k < face.number}
         else:
-            colours = frozenset(
-                COLORS.index(t.color) for t in meld.tiles if t.color is not None
-            )
+            colours = frozenset(COLORS.index(t.color) for t in meld.tiles if t.color is not None)
             self.locked.append(_Locked(ident, tile, index, meld.kind, -1, face.number, colours))
             self.locked_group.setdefault(face.number, []).append(ident)
 
@@ -171,6 +169,8 @@ class _Model:
 # per old slot (item or None for "ends here", new slot), new runs (item, new slot)).
 _Act = tuple[_Item | None, int]
 _Option = tuple[tuple[int, ...], int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
+_Key5 = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int]
+_ColourChoice = tuple[_Option, tuple[tuple[int, ...], ...], int, tuple[int, ...], int]
 
 
 class _Search:
@@ -178,9 +178,18 @@ class _Search:
 
     def __init__(self, model: _Model) -> None:
         self.m = model
-        self.memo: dict[tuple[object, ...], tuple[int, object]] = {}
+        self.required_reals = any(
+            model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
+        )
+        self.memo: dict[_Key5, tuple[int, object]] = {}
         self.colour_cache: dict[tuple[int, int, tuple[int, ...], int], list[_Option]] = {}
         self.group_cache: dict[tuple[tuple[int, ...], int, tuple[int, ...]], _GroupPlan | None] = {}
+        # Group feasibility depends only on the sorted colour counts unless a table joker of that
+        # number cares which colours are there.
+        self.canon = [not model.locked_group.get(n) for n in range(15)]
+        self.cover = [
+            [sum(1 for k in range(n, 14) if model.avail[c][k]) for n in range(15)] for c in range(4)
+        ]
         self.group_ok = [
             sum(1 for c in range(4) if model.avail[c][n])
             + model.free_jokers
@@ -218,6 +227,8 @@ class _Search:
                 starts.append((("L", j), 4 | (1 << (_P_SHIFT + j))))
             max_a = 0 if ended or not can_start else top - real
             max_d = 0 if ended or not can_start else jl - free
+            if max_d and (13 - n) - self.cover[c][n + 1] > jl - free - 1:
+                max_d = 0
             for a in range(max_a + 1):
                 used_runs = real + a
                 g_lo = max(0, must - used_runs)
@@ -225,7 +236,9 @@ class _Search:
                 if g_lo > g_hi:
                     continue
                 for d in range(max_d + 1):
-                    all_starts = starts + [(("R", 0), 1 | real_slot)] * a + [(("F", 0), 4)] * d
+                    all_starts = (
+                        starts + [(("R", 0), 1 | real_slot)] * a + [(("F", 0), 4 | _T_BIT)] * d
+                    )
                     state = tuple(sorted(new + [x for _, x in all_starts]))
                     for gc in range(g_lo, g_hi + 1):
                         sig = (state, used_runs + gc, free + d, gc)
@@ -244,7 +257,8 @@ class _Search:
             code = s & _CODE
             k = (s >> _K_SHIFT) & 15
             pend = s >> _P_SHIFT
-            if code == 3 and not pend:
+            tbit = s & _T_BIT
+            if code == 3 and not pend and not tbit:
                 acts.append((None, 0))
                 rec(i + 1, real, free, lock_left, True)
                 acts.pop()
@@ -258,13 +272,13 @@ class _Search:
                     p >>= 1
                     j += 1
                 if ok:
-                    x = _REAL_NEXT[code] | real_slot
+                    x = _REAL_NEXT[code] | real_slot | tbit
                     new.append(x)
                     acts.append((("R", 0), x))
                     rec(i + 1, real + 1, free, lock_left, ended)
                     acts.pop()
                     new.pop()
-            nxt = _JOKER_NEXT[code] | (k << _K_SHIFT)
+            nxt = _JOKER_NEXT[code] | (k << _K_SHIFT) | tbit
             if free < jl:
                 x = nxt | (pend << _P_SHIFT)
                 new.append(x)
@@ -287,6 +301,7 @@ class _Search:
                 new.pop()
 
         rec(0, 0, 0, list(locked_here), False)
+        out.sort(key=lambda o: (-o[1], -o[2]))
         self.colour_cache[key] = out
         return out
 
@@ -304,48 +319,63 @@ class _Search:
         self.group_cache[key] = plan
         return plan
 
-    # -- the recursion --------------------------------------------------------------------------
+    # -- the search ---------------------------------------------------------------------------
 
     def best(
-        self, s: int, slots: tuple[tuple[int, ...], ...], jl: int, g: tuple[int, ...], val: int
+        self,
+        s: int,
+        slots: tuple[tuple[int, ...], ...],
+        jl: int,
+        g: tuple[int, ...],
+        val: int,
+        need: int,
     ) -> int:
+        """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
+        upper bound below ``need``: depth first, best options first, memoised with bounds."""
         key = (s, slots, jl, g, val)
         hit = self.memo.get(key)
-        if hit is not None:
+        if hit is not None and (hit[1] is not None or hit[0] < need):
             return hit[0]
         m = self.m
-        result = _NEG
-        choice: object = None
         if s == 65:
-            if m.free_jokers - jl >= m.must_jokers and val >= m.threshold:
-                result = 0
-            self.memo[key] = (result, None)
+            ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
+            result = 0 if ok else _NEG
+            self.memo[key] = (result, True)
             return result
-        n, sub = divmod(s, 5)
-        n += 1
         bound = m.bound[s] + jl * m.max_joker_weight
-        if sub < 4:
-            c = sub
+        if bound < need:
+            return bound
+        result = _NEG
+        upper = _NEG
+        choice: object = None
+        n = s // 5 + 1
+        if s % 5 < 4:
+            c = s % 5
             w = m.weight[n]
             jw = m.joker_weight[n]
             base = m.table_count[c][n] * w
             last = n == 13
             threshold = m.threshold
+            canon = self.canon[n]
             for opt in self.colour_options(c, n, slots[c], jl):
                 state, used, free, gc = opt[0], opt[1], opt[2], opt[3]
-                if last and any(x != 3 for x in state):
+                if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
                     continue
-                new_slots = (*slots[:c], state, *slots[c + 1 :])
+                gain = used * w - base + free * jw
+                new_g = tuple(sorted((*g, gc))) if canon else (*g, gc)
                 new_val = min(threshold, val + n * (used - gc + free)) if threshold else 0
-                sub_score = self.best(s + 1, new_slots, jl - free, (*g, gc), new_val)
-                if sub_score == _NEG:
+                new_slots = (*slots[:c], state, *slots[c + 1 :])
+                want = max(need, result + 1) - gain
+                sub = self.best(s + 1, new_slots, jl - free, new_g, new_val, want)
+                if sub == _NEG:
                     continue
-                total = used * w - base + free * jw + sub_score
-                if total > result:
-                    result = total
-                    choice = (opt, new_slots, jl - free, (*g, gc), new_val)
-                    if total >= bound:
-                        break
+                if sub < want:
+                    upper = max(upper, gain + sub)
+                    continue
+                result = gain + sub
+                choice = (opt, new_slots, jl - free, new_g, new_val)
+                if result >= bound:
+                    break
         else:
             locked = tuple(m.locked_group.get(n, ()))
             jw = m.joker_weight[n]
@@ -353,46 +383,56 @@ class _Search:
             for jg in range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
-                plan = self.group_plan(g, jg, locked)
-                if plan is None:
+                if self.group_plan(g, jg, locked) is None:
                     continue
                 new_val = val
                 if m.threshold:
                     new_val = min(m.threshold, val + n * (sum(g) + jg + len(locked)))
-                sub_score = self.best(s + 1, slots, jl - jg, (), new_val)
-                if sub_score == _NEG:
+                gain = jg * jw
+                want = max(need, result + 1) - gain
+                sub = self.best(s + 1, slots, jl - jg, (), new_val, want)
+                if sub == _NEG:
                     continue
-                total = jg * jw + sub_score
-                if total > result:
-                    result = total
-                    choice = (plan, jl - jg, new_val)
-                    if total >= bound:
-                        break
-        self.memo[key] = (result, choice)
-        return result
+                if sub < want:
+                    upper = max(upper, gain + sub)
+                    continue
+                result = gain + sub
+                choice = (jg, jl - jg, new_val)
+                if result >= bound:
+                    break
+        if result >= need:
+            self.memo[key] = (result, choice)
+            return result
+        value = max(result, upper)
+        self.memo[key] = (value, None if value > _NEG else True)
+        return value
 
     def run(self) -> int:
-        return self.best(0, ((), (), (), ()), self.m.free_jokers, (), 0)
+        m = self.m
+        floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
+        result = self.best(0, ((), (), (), ()), m.free_jokers, (), 0, floor)
+        return result if result >= floor else _NEG
 
     # -- reconstruction -------------------------------------------------------------------------
 
     def arrangement(self) -> list[list[tuple[Face, _Item]]]:
-        """Walk the stored choices and return the final sets as (face, item) lists."""
+        """Walk the stored choices from the start and return the sets as (face, item) lists."""
         m = self.m
         sets: list[list[tuple[Face, _Item]]] = []
         runs: list[list[tuple[int, list[tuple[Face, _Item]]]]] = [[], [], [], []]
-        s = 0
         slots: tuple[tuple[int, ...], ...] = ((), (), (), ())
         jl = m.free_jokers
         g: tuple[int, ...] = ()
         val = 0
-        while s < 65:
+        actual: list[int] = []
+        for s in range(65):
             choice = self.memo[(s, slots, jl, g, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5
-                opt, slots, jl, g, val = choice  # type: ignore[misc]
+                opt, slots, jl, g, val = cast(_ColourChoice, choice)
                 acts, starts = opt[4], opt[5]
+                actual.append(opt[3])
                 color = COLORS[c]
                 old = sorted(runs[c], key=lambda r: r[0])
                 kept_runs: list[tuple[int, list[tuple[Face, _Item]]]] = []
@@ -402,13 +442,16 @@ class _Search:
                     else:
                         run.append((Face(color, n), item))
                         kept_runs.append((x, run))
-                for item, x in starts:
-                    assert item is not None
-                    kept_runs.append((x, [(Face(color, n), item)]))
+                for start, x in starts:
+                    assert start is not None
+                    kept_runs.append((x, [(Face(color, n), start)]))
                 runs[c] = kept_runs
             else:
-                plan, jl, val = choice  # type: ignore[misc]
+                jg, jl, val = cast(tuple[int, int, int], choice)
                 g = ()
+                plan = _plan_groups(actual, jg, list(m.locked_group.get(n, ())), m.locked)
+                actual = []
+                assert plan is not None
                 for colours, lk, nf in plan:
                     group: list[tuple[Face, _Item]] = [
                         (Face(COLORS[cc], n), ("R", 0)) for cc in colours
@@ -416,7 +459,6 @@ class _Search:
                     group += [(Face(None, n), ("L", j)) for j in lk]
                     group += [(Face(None, n), ("F", 0))] * nf
                     sets.append(group)
-            s += 1
         for c in range(4):
             sets.extend(run for _, run in runs[c])
         return sets
@@ -454,3 +496,489 @@ def _plan_groups(
                         if sub is not None:
                             return ((colours, lk, nf), *sub)
     return None
+
+
+# -- keeping table sets as they were -------------------------------------------------------------
+
+_FaceSet = list[tuple[Face, _Item]]
+
+
+def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[object, ...]:
+    """What a set is made of, up to which physical copy of a face is used."""
+    return tuple(sorted((str(f), it[0], it[1] if it[0] == "L" else 0) for f, it in items))
+
+
+def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[object, ...]]:
+    ids = {lk.tile: lk.ident for lk in model.locked}
+    sigs = []
+    for meld in table:
+        items: list[tuple[Face, _Item]] = []
+        for tile, face in zip(meld.tiles, meld.faces, strict=True):
+            if tile.is_joker:
+                shown = face if meld.kind is MeldKind.RUN else Face(None, face.number)
+                items.append((shown, ("L", ids[tile])))
+            else:
+                items.append((tile.face, ("R", 0)))
+        sigs.append(_signature(items))
+    return sigs
+
+
+def _run_piece_ok(piece: _FaceSet, info: Sequence[_Locked]) -> bool:
+    if len(piece) < 3 or not any(it[0] == "R" for _, it in piece):
+        return False
+    for i, (_, it) in enumerate(piece):
+        if it[0] != "L":
+            continue
+        reals = info[it[1]].reals
+        below = next((f.number for f, x in reversed(piece[:i]) if x[0] == "R"), None)
+        above = next((f.number for f, x in piece[i + 1 :] if x[0] == "R"), None)
+        if below not in reals and above not in reals:
+            return False
+    return True
+
+
+def _split_runs(
+    sets: list[_FaceSet], targets: Counter[tuple[object, ...]], info: Sequence[_Locked]
+) -> list[_FaceSet]:
+    """Cut long runs where the cut gives back a table run exactly (R1-R6 -> R1-R3 / R4-R6)."""
+    out: list[_FaceSet] = []
+    for run in sets:
+        if len(run) < 6 or run[0][0].color is None or run[0][0] == run[1][0]:
+            out.append(run)
+            continue
+        size = len(run)
+        # best[i]: (matches, pieces) for run[:i]
+        best: list[tuple[int, list[_FaceSet]] | None] = [None] * (size + 1)
+        best[0] = (0, [])
+        for end in range(3, size + 1):
+            for start in range(0, end - 2):
+                prev = best[start]
+                if prev is None:
+                    continue
+                piece = run[start:end]
+                if not _run_piece_ok(piece, info):
+                    continue
+                score = prev[0] + (1 if targets[_signature(piece)] else 0)
+                cur = best[end]
+                if cur is None or score > cur[0]:
+                    best[end] = (score, [*prev[1], piece])
+        final = best[size]
+        out.extend(final[1] if final is not None else [run])
+    return out
+
+
+def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list[_FaceSet]:
+    """Re-split each number's groups so that table groups come back unchanged where possible."""
+    by_number: dict[int, list[_FaceSet]] = {}
+    others: list[_FaceSet] = []
+    for s in sets:
+        if s[0][0].color is None or (len(s) > 1 and s[0][0].number == s[1][0].number):
+            by_number.setdefault(s[0][0].number, []).append(s)
+        else:
+            others.append(s)
+    ids = {lk.tile: lk.ident for lk in model.locked}
+    out = list(others)
+    for n, groups in by_number.items():
+        g = [0, 0, 0, 0]
+        locked: list[int] = []
+        free = 0
+        for grp in groups:
+            for face, it in grp:
+                if it[0] == "R":
+                    assert face.color is not None
+                    g[COLORS.index(face.color)] += 1
+                elif it[0] == "L":
+                    locked.append(it[1])
+                else:
+                    free += 1
+        carved: list[_FaceSet] = []
+        for meld in table:
+            if meld.kind is not MeldKind.GROUP or meld.number != n:
+                continue
+            cols = [COLORS.index(t.color) for t in meld.tiles if t.color is not None]
+            lks = [ids[t] for t in meld.tiles if t.is_joker]
+            if any(g[c] < 1 for c in cols) or any(j not in locked for j in lks):
+                continue
+            for c in cols:
+                g[c] -= 1
+            rest_locked = [j for j in locked if j not in lks]
+            if _plan_groups(list(g), free, rest_locked, model.locked) is None:
+                for c in cols:
+                    g[c] += 1
+                continue
+            locked = rest_locked
+            carved.append(
+                [(Face(COLORS[c], n), ("R", 0)) for c in cols]
+                + [(Face(None, n), ("L", j)) for j in lks]
+            )
+        plan = _plan_groups(g, free, locked, model.locked)
+        if plan is None:  # cannot happen: every carve was checked
+            out.extend(groups)
+            continue
+        out.extend(carved)
+        for colours, lk, nf in plan:
+            out.append(
+                [(Face(COLORS[c], n), ("R", 0)) for c in colours]
+                + [(Face(None, n), ("L", j)) for j in lk]
+                + [(Face(None, n), ("F", 0))] * nf
+            )
+    return out
+
+
+# -- physical tiles ------------------------------------------------------------------------------
+
+
+def _assign(
+    sets: list[_FaceSet],
+    table: Sequence[Meld],
+    model: _Model,
+    rack_required: Sequence[Tile],
+    rack_optional: Sequence[Tile],
+) -> tuple[list[list[Tile | None]], dict[Tile, int]]:
+    """Choose physical tiles for every face: table sets that can stay whole stay whole, each
+    locked joker gets a real tile of its own set beside it, rack tiles fill the rest."""
+    origin: dict[Tile, int] = {}
+    for index, meld in enumerate(table):
+        for tile in meld.tiles:
+            origin[tile] = index
+    pool: dict[Face, list[Tile]] = {}
+    for meld in table:
+        for tile in meld.tiles:
+            if not tile.is_joker:
+                pool.setdefault(tile.face, []).append(tile)
+    rack_pool: dict[Face, list[Tile]] = {}
+    for tile in [*rack_required, *rack_optional]:
+        rack_pool.setdefault(tile.face, []).append(tile)
+    jokers = [t for t in [*rack_required, *rack_optional] if t.is_joker]
+    chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
+
+    def take(face: Face, meld_index: int | None) -> Tile | None:
+        tiles = pool.get(face, [])
+        for tile in tiles:
+            if meld_index is None or origin[tile] == meld_index:
+                tiles.remove(tile)
+                return tile
+        return None
+
+    # Locked jokers and their witnesses first.
+    for si, s in enumerate(sets):
+        for i, (_, it) in enumerate(s):
+            if it[0] != "L":
+                continue
+            info = model.locked[it[1]]
+            chosen[si][i] = info.tile
+            if info.kind is MeldKind.RUN:
+                below = [k for k in range(i - 1, -1, -1) if s[k][1][0] == "R"][:1]
+                above = [k for k in range(i + 1, len(s)) if s[k][1][0] == "R"][:1]
+                candidates = below + above
+            else:
+                candidates = [k for k in range(len(s)) if s[k][1][0] == "R"]
+            for k in candidates:
+                held = chosen[si][k]
+                if held is not None:
+                    if origin.get(held) == info.meld_index:
+                        break
+                    continue
+                witness = take(s[k][0], info.meld_index)
+                if witness is not None:
+                    chosen[si][k] = witness
+                    break
+    # Then whole table sets, then each set's "home" set, then any table tile, then the rack.
+    sigs = _table_signatures(table, model)
+    wanted: dict[tuple[object, ...], list[int]] = {}
+    for index, sig in enumerate(sigs):
+        wanted.setdefault(sig, []).append(index)
+    homes: list[int | None] = []
+    for s in sets:
+        home: int | None = None
+        options = wanted.get(_signature(s), [])
+        if options:
+            home = options.pop(0)
+        else:
+            counts: Counter[int] = Counter()
+            for face, it in s:
+                if it[0] == "R":
+                    for tile in pool.get(face, []):
+                        counts[origin[tile]] += 1
+                        break
+                elif it[0] == "L":
+                    counts[model.locked[it[1]].meld_index] += 1
+            if counts:
+                home = min(counts, key=lambda i: (-counts[i], i))
+        homes.append(home)
+    for si, s in enumerate(sets):
+        if homes[si] is None:
+            continue
+        for k, (face, it) in enumerate(s):
+            if it[0] == "R" and chosen[si][k] is None:
+                chosen[si][k] = take(face, homes[si])
+    for si, s in enumerate(sets):
+        for k, (face, it) in enumerate(s):
+            if it[0] == "R" and chosen[si][k] is None:
+                chosen[si][k] = take(face, None)
+    for si, s in enumerate(sets):
+        for k, (face, it) in enumerate(s):
+            if chosen[si][k] is None:
+                if it[0] == "R":
+                    chosen[si][k] = rack_pool[face].pop(0)
+                else:
+                    chosen[si][k] = jokers.pop(0)
+    return chosen, origin
+
+
+def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
+    real = [t for t in tiles if t is not None]
+    is_run = items[0][0].color is not None and any(f.number != items[0][0].number for f, _ in items)
+    if is_run:
+        pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
+        return Meld.build(real, pins, MeldKind.RUN)
+    return Meld.build(real, None, MeldKind.GROUP)
+
+
+def _metrics(table: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
+    start_sets = [frozenset(m.tiles) for m in table]
+    final_sets = [frozenset(m.tiles) for m in final]
+    kept = sum(1 for s in start_sets if s in final_sets)
+    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+    moved = 0
+    for fs in final_sets:
+        counts = Counter(origin[t] for t in fs if t in origin)
+        if not counts:
+            continue
+        home = min(counts, key=lambda i: (-counts[i], i))
+        moved += sum(v for i, v in counts.items() if i != home)
+    return kept, moved
+
+
+def _order(table: Sequence[Meld], final: list[Meld]) -> list[Meld]:
+    """Table order first (each starting set's biggest part where it was), new sets last."""
+    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+
+    def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
+        counts = Counter(origin[t] for t in meld.tiles if t in origin)
+        if not counts:
+            return (len(table), 0, meld.tiles[0].sort_key())
+        home = min(counts, key=lambda i: (-counts[i], i))
+        return (home, -counts[home], meld.tiles[0].sort_key())
+
+    return sorted(final, key=key)
+
+
+# -- public API ----------------------------------------------------------------------------------
+
+
+def _match_tiles(wanted: Sequence[Tile], rack: Sequence[Tile]) -> list[Tile]:
+    """The physical rack tiles meant by ``wanted`` (the same tile if present, else the face)."""
+    pool = list(rack)
+    out: list[Tile] = []
+    for tile in wanted:
+        match = next((t for t in pool if t == tile), None)
+        if match is None:
+            match = next((t for t in pool if t.same_face(tile)), None)
+        if match is None:
+            raise IllegalMoveError(f"{tile} is not on your rack.")
+        pool.remove(match)
+        out.append(match)
+    return out
+
+
+def _useless(model: _Model) -> None:
+    """Drop optional rack tiles that no set could ever hold (cheap, and it shrinks the search)."""
+    jokers = model.free_jokers + len(model.locked)
+    avail = model.avail
+    for c in range(4):
+        for n in range(1, 14):
+            if not model.opt[c][n]:
+                continue
+            others = sum(1 for cc in range(4) if cc != c and avail[cc][n])
+            if others + jokers >= 2:
+                continue
+            ok = False
+            for a in range(max(1, n - 2), min(n, 11) + 1):
+                gaps = sum(1 for k in range(a, a + 3) if k != n and not avail[c][k])
+                if gaps <= jokers:
+                    ok = True
+                    break
+            if not ok:
+                model.opt[c][n] = 0
+                avail[c][n] = model.must[c][n]
+
+
+def solve(
+    table: Sequence[Meld],
+    rack: Sequence[Tile],
+    *,
+    objective: str = "tiles",
+    opening: bool = False,
+    threshold: int = 30,
+    must_place: Sequence[Tile] | None = None,
+) -> Solution | None:
+    """The best legal table after playing rack tiles; None if no rack tile can be played.
+
+    ``objective="tiles"`` places the most tiles (ties: most points), ``"value"`` the most points
+    (a joker 30; ties: most tiles). ``opening=True`` plays new sets from the rack only, worth at
+    least ``threshold`` (jokers count as the tile they stand for) and leaves the table alone.
+    ``must_place`` plays exactly those rack tiles (None if they cannot all be placed).
+    Among optimal tables it keeps as many starting sets whole as it can.
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be 'tiles' or 'value', not {objective!r}")
+    rack = list(rack)
+    required: list[Tile] = []
+    optional: list[Tile] = rack
+    if must_place is not None:
+        required = _match_tiles(must_place, rack)
+        optional = []
+        if not required:
+            return None
+    base_table: Sequence[Meld] = [] if opening else table
+    model = _Model(
+        base_table, optional, required, objective=objective, opening=opening, threshold=threshold
+    )
+    _useless(model)
+    search = _Search(model)
+    score = search.run()
+    if score == _NEG or (score <= 0 and not required):
+        return None
+    sets = search.arrangement()
+    if not opening:
+        sigs = Counter(_table_signatures(table, model))
+        sets = _regroup(_split_runs(sets, sigs, model.locked), table, model)
+    chosen, _ = _assign(sets, base_table, model, required, optional)
+    new_melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
+    if opening:
+        final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
+    else:
+        final = _order(table, new_melds)
+    table_tiles = {t for m in table for t in m.tiles}
+    placed = sort_tiles(t for m in final for t in m.tiles if t not in table_tiles)
+    value = sum(m.value for m in new_melds) if opening else sum(t.rack_value for t in placed)
+    kept, moved = _metrics(table, final)
+    return Solution(final, placed, value, kept, moved, objective, opening)
+
+
+def check(table: Sequence[Meld], rack: Sequence[Tile], solution: Solution) -> str | None:
+    """Re-validate a solution with the engine's own rules; None when it is legal."""
+    from engine.rules import joker_problem, opening_problem
+
+    start = Counter(t for m in table for t in m.tiles)
+    final = Counter(t for m in solution.melds for t in m.tiles)
+    if any(v > 1 for v in final.values()):
+        return "a tile is used twice"
+    if start - final:
+        return "a table tile went missing"
+    extra = final - start
+    if extra - Counter(rack):
+        return "a tile that is not on the rack was played"
+    if sorted(extra.elements(), key=lambda t: t.sort_key()) != sorted(
+        solution.placed, key=lambda t: t.sort_key()
+    ):
+        return "the placed tiles do not match the table"
+    for meld in solution.melds:
+        try:
+            pins = {
+                i: f
+                for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
+                if t.is_joker
+            }
+            rebuilt = Meld.build(meld.tiles, pins, meld.kind)
+        except InvalidMeldError as err:
+            return str(err)
+        if rebuilt.tiles != meld.tiles:
+            return f"{meld} is not in canonical order"
+    if solution.opening:
+        return opening_problem(table, solution.melds, solution.placed, 0)
+    return joker_problem(table, solution.melds, melded_before=True)
+
+
+def explain(table: Sequence[Meld], solution: Solution) -> str:
+    """One or two short lines: what the play does to the table ("added R8 to meld 3; ...")."""
+    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+    placed = set(solution.placed)
+    parts_of: dict[int, list[Meld]] = {}
+    sentences: list[str] = []
+    for meld in solution.melds:
+        sources = Counter(origin[t] for t in meld.tiles if t in origin)
+        for index in sources:
+            parts_of.setdefault(index, []).append(meld)
+    handled: set[int] = set()
+    for meld in solution.melds:
+        mine = [t for t in meld.tiles if t in placed]
+        sources = Counter(origin[t] for t in meld.tiles if t in origin)
+        if not sources:
+            sentences.append(f"new set {meld.text()}")
+            continue
+        if len(sources) == 1:
+            (index,) = sources
+            whole = set(table[index].tiles) <= set(meld.tiles)
+            if whole and not mine:
+                continue
+            if whole:
+                sentences.append(f"added {tiles_text(mine)} to meld {index + 1}")
+                continue
+            if index in handled:
+                continue
+            handled.add(index)
+            pieces = parts_of[index]
+            if all(len(Counter(origin[t] for t in p.tiles if t in origin)) == 1 for p in pieces):
+                extra = [t for p in pieces for t in p.tiles if t in placed]
+                cut = next(
+                    (p.tiles[0] for p in pieces[1:] if p.kind is MeldKind.RUN and p.tiles), None
+                )
+                how = f"split meld {index + 1}"
+                if cut is not None and table[index].kind is MeldKind.RUN:
+                    how += f" at {cut}"
+                if extra:
+                    how += f" and added {tiles_text(extra)}"
+                sentences.append(f"{how} ({' / '.join(p.text() for p in pieces)})")
+                continue
+        names = ", ".join(f"meld {i + 1}" for i in sorted(sources))
+        rack_part = f" and {tiles_text(mine)}" if mine else ""
+        sentences.append(f"built {meld.text()} from {names}{rack_part}")
+    if not sentences:
+        return "no change"
+    text = "; ".join(sentences)
+    return text[0].upper() + text[1:] + "."
+
+
+def auto_arrange(
+    table: Sequence[Meld],
+    rack: Sequence[Tile],
+    wanted: Sequence[Tile],
+    *,
+    melded: bool,
+    threshold: int = 30,
+) -> list[Meld]:
+    """The ``auto`` verb: a legal table holding exactly the ``wanted`` rack tiles, changing as
+    little as possible; raises ``IllegalMoveError`` saying what can be placed instead."""
+    wanted = list(wanted)
+    if not wanted:
+        raise IllegalMoveError("Name the rack tiles to place, like: auto R6 K9.")
+    solution = solve(table, rack, opening=not melded, threshold=threshold, must_place=wanted)
+    if solution is not None:
+        return solution.melds
+    names = tiles_text(wanted)
+    partial = solve(table, wanted, opening=not melded, threshold=threshold)
+    if not melded:
+        if partial is None:
+            raise IllegalMoveError(
+                f"{names} cannot make an initial meld worth {threshold} from your rack alone."
+            )
+        return_text = tiles_text(partial.placed)
+        raise IllegalMoveError(
+            f"{names} cannot all go into your initial meld; {return_text} can (auto {return_text})."
+        )
+    if partial is None:
+        raise IllegalMoveError(f"None of {names} can be placed on this table.")
+    can = tiles_text(partial.placed)
+    raise IllegalMoveError(f"{names} cannot all be placed; {can} can (auto {can}).")
+
+
+__all__ = [
+    "OBJECTIVES",
+    "Solution",
+    "auto_arrange",
+    "check",
+    "explain",
+    "solve",
+]
