@@ -413,6 +413,17 @@ async def test_slow_service_is_acknowledged_within_the_deadline(
     assert outcome.text_for(alice.id) == "Slow answer."
 
 
+async def test_an_interaction_that_expired_before_it_arrived_is_not_run(
+    harness: DiscordHarness, fake: FakeDiscord, service: ScriptedService
+) -> None:
+    fake.ack_deadline = 0.0  # Discord says "Unknown interaction" (10062): the user saw a failure
+    alice = harness.member("alice")
+    outcome = await harness.slash(alice, "done")
+    assert outcome.interaction.errors == [10062]
+    assert service.calls == []
+    assert outcome.touched == []
+
+
 async def test_autocomplete_offers_rack_tiles_and_meld_numbers(harness: DiscordHarness) -> None:
     alice = harness.member("alice")
     choices = await harness.autocomplete(alice, "play", "tiles", tiles="R5 ")
