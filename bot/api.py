@@ -59,7 +59,8 @@ class SelectOption:
 
 @dataclass(frozen=True, slots=True)
 class Select:
-    """A pick list; choosing values sends ``f"{command} {' '.join(values)}"``."""
+    """A pick list. Choosing values sends ``f"{command} {' '.join(values)}"``; for ``pick`` an
+    adapter may instead send one ``pick <value>`` per changed option, since pick toggles."""
 
     command: str
     placeholder: str
@@ -110,6 +111,6 @@ class GameService(Protocol):
         """Run one command (typed or from a button) and return the replies it causes."""
         ...
 
-    def set_outbox(self, outbox: Outbox) -> None:
-        """Register where replies caused by timers and AI turns are sent."""
+    def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
+        """Register where replies caused by timers and AI turns are sent (per platform)."""
         ...

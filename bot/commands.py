@@ -30,6 +30,7 @@ TURN_VERBS = (
     "pick",
     "target",
     "place",
+    "panel",
 )
 INFO_VERBS = (
     "rack",
@@ -92,6 +93,7 @@ USAGE: dict[str, str] = {
     "pick": "pick R5 R6 (select rack tiles for the panel's Place button; again to unselect)",
     "target": "target 3 | target new (where Place puts the selected tiles)",
     "place": "place (play the selected tiles to the target)",
+    "panel": "panel (show your turn panel: your draft, tile picker and buttons)",
     "rack": "rack [colour|number] (show your rack privately)",
     "table": "table (show the table)",
     "status": "status (whose turn, time left, pool, tile counts)",

@@ -755,7 +755,7 @@ class RummikubCog(
         self.bot = bot
         self.service = service
         self.sender = ReplySender(bot)
-        service.set_outbox(self.sender.outbox)
+        service.set_outbox(self.sender.outbox, platform=PLATFORM)
 
     # the single path every command, button and select goes through ---------------------------
 

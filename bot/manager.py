@@ -115,13 +115,19 @@ class GameManager:
         self.rng = rng or random.Random()
         self.warn_before = warn_before
         self.tables: dict[str, LiveTable] = {}
-        self._outbox: Outbox | None = None
+        self._routes: dict[str, Outbox] = {}
+        self._broadcast: list[Outbox] = []
         self._create_lock = asyncio.Lock()
 
     # ----- service API ---------------------------------------------------------------------
 
-    def set_outbox(self, outbox: Outbox) -> None:
-        self._outbox = outbox
+    def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
+        """Where replies caused by timers and AI turns go: one outbox per platform (replacing
+        an earlier one), or, without a platform, an outbox that sees every such reply."""
+        if platform is not None:
+            self._routes[platform] = outbox
+        elif outbox not in self._broadcast:
+            self._broadcast.append(outbox)
 
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
@@ -135,7 +141,7 @@ class GameManager:
         try:
             if command.verb == "start":
                 return await self._start(player, channel, command.args)
-            table = self.tables.get(channel.key)
+            table = self.tables.get(channel.key) or await self._load_table(channel)
             if table is None:
                 return await self._without_table(player, channel, command.verb, command.args)
             async with table.lock:
@@ -179,13 +185,13 @@ class GameManager:
         return Reply(table.channel, text, **kw)
 
     async def _send(self, replies: Sequence[Reply]) -> None:
-        if self._outbox is None:
-            return
         for reply in replies:
-            try:
-                await self._outbox(reply)
-            except Exception:  # an adapter failure must not stop the game
-                log.exception("outbox failed for %s", reply.channel.key)
+            route = self._routes.get(reply.channel.platform)
+            for outbox in [route] if route is not None else self._broadcast:
+                try:
+                    await outbox(reply)
+                except Exception:  # an adapter failure must not stop the game
+                    log.exception("outbox failed for %s", reply.channel.key)
 
     async def _without_table(
         self, player: PlayerRef, channel: ChannelRef, verb: str, args: str
@@ -276,6 +282,8 @@ class GameManager:
             return [self._note(table.channel, player, t(lang, "not_your_turn", name=current))]
         if verb == "hint":
             return [await self._hint(table, seat, player)]
+        if verb == "panel":
+            return [await self._panel_reply(table, seat)]
         if verb in ("draw", "done"):
             return await self._finish_turn(table, verb)
         if verb == "pick":
@@ -538,7 +546,17 @@ class GameManager:
         table.match = Match(players, games)
         table.match_id = stored.id
         table.phase = "playing"
-        return await self._new_game(table)
+        closed = self._public(
+            table,
+            t(
+                lang,
+                "lobby_state",
+                seats=self._seats_text(table),
+                settings=self._settings_text(table.rules),
+            ),
+            slot="lobby",
+        )  # the lobby message loses its buttons
+        return [closed, *await self._new_game(table)]
 
     # ----- games and turns -----------------------------------------------------------------
 
@@ -895,8 +913,18 @@ class GameManager:
         images = await self.presenter.table_images(
             game, [s.name for s in table.seats], self._seconds_left(table)
         )
-        buttons = ((Button("My rack", "rack"), Button("Status", "status")),)
-        return self._public(table, text, images=images, slot="table", buttons=buttons)
+        buttons = (
+            (
+                Button("My turn", "panel", "primary"),
+                Button("My rack", "rack"),
+                Button("Status", "status"),
+            ),
+        )
+        current = table.current_seat
+        mentions = (current.player,) if current is not None and current.player else ()
+        return self._public(
+            table, text, images=images, slot="table", buttons=buttons, mentions=mentions
+        )
 
     async def _panel_reply(self, table: LiveTable, seat: int) -> Reply:
         game = table.game
@@ -1082,6 +1110,19 @@ class GameManager:
             )
         table.turn_token = 1
         return table
+
+    async def _load_table(self, channel: ChannelRef) -> LiveTable | None:
+        """A game another process started (or that this one has not loaded yet)."""
+        async with self._create_lock:
+            if channel.key in self.tables:
+                return self.tables[channel.key]
+            record = await self.games.load_active(channel.platform, channel.chat_id)
+            if record is None:
+                return None
+            table = await self._table_from_record(record)
+            self.tables[channel.key] = table
+            self._arm_timers(table)
+            return table
 
     async def _reload(self, channel: ChannelRef) -> None:
         """After a version conflict: drop our copy and load the stored one."""

@@ -37,7 +37,7 @@ class TerminalAdapter:
         self.out = out or sys.stdout
         self.save_png = save_png
         self._images = 0
-        manager.set_outbox(self._outbox)
+        manager.set_outbox(self._outbox, platform="terminal")
 
     async def _outbox(self, reply: Reply) -> None:
         self.show([reply])

@@ -78,6 +78,7 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("leave", "give up your seat (an AI finishes for you)"),
     ("addbot", "add an AI seat: /addbot, /addbot easy, /addbot hard"),
     ("deal", "host: deal the tiles and start"),
+    ("panel", "your turn panel: draft, tile buttons, Place, Done"),
     ("settings", "show or change: /settings timer 3600, /settings threshold 25"),
     ("kick", "host or admin: remove a seat: /kick 2"),
     ("cancel", "host or admin: end the game here"),
@@ -241,7 +242,7 @@ class TelegramAdapter:
     async def start(self) -> None:
         """Connect: check the token, register the command menu, start polling or the webhook."""
         await self.app.initialize()
-        self.service.set_outbox(self.deliver)
+        self.service.set_outbox(self.deliver, platform=PLATFORM)
         await self._register_commands()
         await self.app.start()
         updater = self.app.updater

@@ -58,7 +58,7 @@ class ScriptedService:
         self.picked: list[str] = []
         self.outbox = None
 
-    def set_outbox(self, outbox) -> None:  # type: ignore[no-untyped-def]
+    def set_outbox(self, outbox, *, platform=None) -> None:  # type: ignore[no-untyped-def]
         self.outbox = outbox
 
     def rack_text(self, player: PlayerRef) -> str:

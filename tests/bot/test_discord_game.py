@@ -53,7 +53,7 @@ class Recording:
         self._note(replies)
         return replies
 
-    def set_outbox(self, outbox: Outbox) -> None:
+    def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
         async def noted(reply: Reply) -> None:
             self._note([reply])
             await outbox(reply)

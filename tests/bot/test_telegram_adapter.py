@@ -48,7 +48,7 @@ class TinyGame:
         self.picked: dict[str, list[str]] = {}
         self.outbox: Outbox | None = None
 
-    def set_outbox(self, outbox: Outbox) -> None:
+    def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
         self.outbox = outbox
 
     def rack(self, player: PlayerRef, channel: ChannelRef) -> Reply:
