@@ -13,9 +13,47 @@ from engine.melds import Meld
 from engine.notation import parse_meld_tokens, parse_tokens
 from engine.scoring import GameResult, score_blocked, score_out
 from engine.settings import Rules
-from engine.tiles import Tile
+from engine.tiles import Edition, Face, Tile
 
 SNAPSHOT_HEADER = "rummikub-snapshot 1"
+
+# Snapshots use only strict codes ("R7", "R7#1", "J#1=R4"), so they are read with table
+# look-ups instead of the forgiving parser: resuming thousands of stored games stays fast.
+_CODES: dict[str, Tile] = {t.code: t for copies in (Edition.XP,) for t in copies.all_tiles()}
+_FACES: dict[str, Face] = {str(t.face): t.face for t in Edition.XP.all_tiles() if t.copy == 0}
+_FACES.update({str(n): Face(None, n) for n in range(1, 14)})
+
+
+def _tiles_from_codes(text: str) -> list[Tile]:
+    tiles = []
+    for code in text.split():
+        tile = _CODES.get(code)
+        tiles.append(tile if tile is not None else parse_tokens(code)[0].tile)
+    return tiles
+
+
+def _melds_from_codes(text: str) -> list[Meld]:
+    melds = []
+    for part in text.split(" / "):
+        if not part.strip():
+            continue
+        tiles: list[Tile] = []
+        pins: dict[int, Face] = {}
+        for index, code in enumerate(part.split()):
+            head, _, pin = code.partition("=")
+            tile = _CODES.get(head)
+            if tile is None:
+                token = parse_tokens(code)[0]
+                tile, pin_face = token.tile, token.pin
+            else:
+                pin_face = _FACES.get(pin) if pin else None
+                if pin and pin_face is None:
+                    pin_face = parse_tokens(code)[0].pin
+            tiles.append(tile)
+            if pin_face is not None:
+                pins[index] = pin_face
+        melds.append(Meld.build(tiles, pins))
+    return melds
 
 
 @dataclass
@@ -190,7 +228,8 @@ class Game:
         player.drawn = None
         self.passes = 0
         table_code = " / ".join(m.code() for m in final)
-        self.log.append(f"{seat} play {table_code}")
+        kind = "timeout-play" if timed_out else "play"
+        self.log.append(f"{seat} {kind} {table_code}")
         result = None
         if not rack:
             result = score_out([p.rack for p in self.players], seat)
@@ -203,7 +242,7 @@ class Game:
         seat = self._check_turn(seat)
         drawn = self._take_from_pool(seat, 1)
         kind = "draw" if drawn else "pass"
-        self.log.append(f"{seat} draw")
+        self.log.append(f"{seat} timeout-draw" if timed_out else f"{seat} draw")
         outcome = TurnOutcome(seat, kind, (), drawn, timed_out)
         return self._after_no_play(outcome, bool(drawn))
 
@@ -257,20 +296,23 @@ class Game:
     # ----- replay --------------------------------------------------------------------------
 
     def apply_log_entry(self, entry: str) -> TurnOutcome:
-        """Apply one logged turn (``"2 play R4 R5 R6 / ..."``, ``"0 draw"``, ``"1 penalty"``),
-        re-checking it against the rules."""
+        """Apply one logged turn (``"2 play R4 R5 R6 / ..."``, ``"0 draw"``, ``"1 penalty"``,
+        ``"0 timeout-draw"``, ``"2 timeout-play ..."``), re-checking it against the rules."""
         seat_text, _, rest = entry.partition(" ")
         kind, _, table = rest.partition(" ")
         seat = int(seat_text)
-        if kind == "draw":
-            return self.draw(seat)
+        if kind in ("draw", "timeout-draw"):
+            return self.draw(seat, timed_out=kind == "timeout-draw")
         if kind == "penalty":
             return self.penalty(seat)
-        if kind == "play":
+        if kind in ("play", "timeout-play"):
             draft = self.draft(seat)
             melds = parse_meld_tokens(table)
             draft.apply(Arrange(tuple(tuple(m) for m in melds), exact=True))
-            return self.commit(draft)
+            if kind == "play":
+                return self.commit(draft)
+            final = draft.validate()
+            return self._apply_play(seat, final, list(draft.rack), draft.played, timed_out=True)
         raise NotationError(f"Unknown log entry {entry!r}.")
 
     @classmethod
@@ -324,8 +366,8 @@ class Game:
             if key == "player":
                 head, _, rack = rest.partition(":")
                 _, melded, drawn = head.split()
-                rack_tiles = [t.tile for t in parse_tokens(rack.strip())] if rack.strip() else []
-                drawn_tile = None if drawn == "-" else parse_tokens(drawn)[0].tile
+                rack_tiles = _tiles_from_codes(rack)
+                drawn_tile = None if drawn == "-" else _tiles_from_codes(drawn)[0]
                 players.append(PlayerState(rack_tiles, melded == "melded", drawn_tile))
             elif key == "last":
                 head, placed, drawn = [*(part.strip() for part in rest.split(":")), "", ""][:3]
@@ -333,20 +375,16 @@ class Game:
                 last = TurnOutcome(
                     int(seat),
                     kind,
-                    tuple(t.tile for t in parse_tokens(placed)) if placed.strip() else (),
-                    tuple(t.tile for t in parse_tokens(drawn)) if drawn.strip() else (),
+                    tuple(_tiles_from_codes(placed)),
+                    tuple(_tiles_from_codes(drawn)),
                     timing == "timeout",
                 )
             else:
                 values[key] = rest
         turn_fields = ["turn", *values["turn"].split()]
         turn_info = dict(zip(turn_fields[::2], turn_fields[1::2], strict=True))
-        table: list[Meld] = []
-        for tokens in parse_meld_tokens(values.get("table", "")):
-            pins = {i: t.pin for i, t in enumerate(tokens) if t.pin is not None}
-            table.append(Meld.build([t.tile for t in tokens], pins))
-        pool_text = values.get("pool", "")
-        pool = [t.tile for t in parse_tokens(pool_text)] if pool_text.strip() else []
+        table = _melds_from_codes(values.get("table", ""))
+        pool = _tiles_from_codes(values.get("pool", ""))
         result = GameResult.from_text(values["result"]) if "result" in values else None
         if last is not None and result is not None:
             last = TurnOutcome(

@@ -196,3 +196,17 @@ def test_seed_and_log_replay_a_game_exactly() -> None:
         game.draw()
     replayed = Game.replay(2, 11, Rules(), game.log)
     assert replayed.to_text() == game.to_text()
+
+
+def test_replay_keeps_timeouts_apart_from_voluntary_turns() -> None:
+    game = Game.new(2, 4, Rules(opening_threshold=0))
+    game.timeout(None)  # nothing done: a timed-out draw
+    draft = game.draft()
+    rack = game.players[game.current].rack
+    draft.apply_text("play " + " ".join(t.code for t in rack[:2]))
+    game.timeout(draft)  # an unfinished change: rollback and penalty
+    game.draw()
+    assert [e.split()[1] for e in game.log] == ["timeout-draw", "penalty", "draw"]
+    replayed = Game.replay(2, 4, Rules(opening_threshold=0), game.log)
+    assert replayed.to_text() == game.to_text()
+    assert "timeout" in game.to_text().splitlines()[-1]
