@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -89,6 +90,7 @@ class Database:
         self._busy_timeout_ms = int(busy_timeout_ms)
         self.engine: AsyncEngine = self._create_engine(echo)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = asyncio.Lock()
         self.games = GameRepository(self)
         self.matches = MatchRepository(self)
         self.settings = SettingsRepository(self)
@@ -171,6 +173,16 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """A session inside one transaction: committed on success, rolled back on error."""
+        """A session inside one transaction: committed on success, rolled back on error.
+
+        On SQLite, write transactions of this process queue on one asyncio lock: SQLite has a
+        single writer anyway, and waiting our turn in order is far fairer than its busy
+        handler's sleep-and-retry (which made the slowest of many concurrent saves take
+        seconds). Other processes still meet ``busy_timeout``.
+        """
+        if self.dialect == "sqlite":
+            async with self._write_lock, self.sessions() as session, session.begin():
+                yield session
+            return
         async with self.sessions() as session, session.begin():
             yield session
