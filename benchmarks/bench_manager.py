@@ -31,6 +31,8 @@ from bot.scheduler import ManualScheduler
 from engine.melds import is_valid_meld
 from storage import Database, GameRepository, Seat
 
+BY_VERB: dict[str, list[float]] = {}
+
 
 def small_set(rack: list[object]) -> str | None:
     for combo in itertools.combinations(rack, 3):
@@ -56,7 +58,9 @@ async def one_game(
             await asyncio.sleep(rng.expovariate(1 / think))  # a person reading and thinking
         start = time.perf_counter()
         await manager.handle(player, channel, text)
-        latencies.append(time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+        latencies.append(elapsed)
+        BY_VERB.setdefault(text.split()[0], []).append(elapsed)
 
     await say(a, "start threshold=0")
     await say(b, "join")
@@ -183,6 +187,7 @@ async def main() -> None:
                 args.think,
             ),
         ):
+            BY_VERB.clear()
             elapsed, lat = await run(games, args.turns, images, workdir, think)
             p50, p99 = pct(lat, 0.5), pct(lat, 0.99)
             print(
@@ -190,6 +195,13 @@ async def main() -> None:
                 f"{len(lat) / elapsed:.0f} commands/s; latency p50 {p50:.1f} ms, p99 {p99:.1f} ms "
                 f"(p50 = {p50 / ref_p50:.1f}x a bare save); "
                 f"mean {statistics.mean(lat) * 1000:.1f} ms"
+            )
+            print(
+                "    by command: "
+                + ", ".join(
+                    f"{verb} p50 {pct(v, 0.5):.1f} / p99 {pct(v, 0.99):.1f} ms"
+                    for verb, v in sorted(BY_VERB.items())
+                )
             )
         per_game = await memory_per_game(min(args.games, 500), workdir)
         print(f"memory per active game: {per_game / 1024:.1f} KB (target < 200 KB)")
