@@ -101,6 +101,7 @@ class _Model:
         self.opt = [[0] * 15 for _ in range(4)]
         self.table_count = [[0] * 15 for _ in range(4)]
         self.opening = opening
+        self.objective = objective
         self.threshold = threshold if opening else 0
         self.locked: list[_Locked] = []
         self.locked_run: dict[tuple[int, int], list[int]] = {}
@@ -178,6 +179,7 @@ class _Search:
 
     def __init__(self, model: _Model) -> None:
         self.m = model
+        self.objective = model.objective
         self.required_reals = any(
             model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
         )
@@ -408,10 +410,28 @@ class _Search:
         return value
 
     def run(self) -> int:
+        """Aim high and lower the aim: a search that only keeps branches able to place every
+        remaining tile is very fast, and each failed try returns a tighter upper bound."""
         m = self.m
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
-        result = self.best(0, ((), (), (), ()), m.free_jokers, (), 0, floor)
-        return result if result >= floor else _NEG
+        if self.objective == "value":
+            # Values are fine-grained, so lowering the aim step by step costs more than it saves.
+            result = self.best(0, ((), (), (), ()), m.free_jokers, (), 0, floor)
+            return result if result >= floor else _NEG
+        need = max(floor, m.bound[0] + m.free_jokers * m.max_joker_weight)
+        step = _BIG
+        tries = 0
+        root = ((), (), (), ())
+        while True:
+            result = self.best(0, root, m.free_jokers, (), 0, need)
+            if result >= need:
+                return result
+            if result < floor or need == floor:
+                return _NEG
+            tries += 1
+            need = max(floor, result if tries < 6 else min(result, need - step))
+            if tries >= 6:
+                step *= 2
 
     # -- reconstruction -------------------------------------------------------------------------
 
@@ -706,10 +726,19 @@ def _assign(
             if counts:
                 home = min(counts, key=lambda i: (-counts[i], i))
         homes.append(home)
-    for si, s in enumerate(sets):
+
+    def overlap(si: int) -> int:
+        home = homes[si]
+        if home is None:
+            return 0
+        faces = Counter(t.face for t in table[home].tiles if not t.is_joker)
+        mine = Counter(f for f, it in sets[si] if it[0] == "R")
+        return -sum((faces & mine).values())
+
+    for si in sorted(range(len(sets)), key=overlap):
         if homes[si] is None:
             continue
-        for k, (face, it) in enumerate(s):
+        for k, (face, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
                 chosen[si][k] = take(face, homes[si])
     for si, s in enumerate(sets):
@@ -736,17 +765,14 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
 
 
 def _metrics(table: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
-    start_sets = [frozenset(m.tiles) for m in table]
+    """(starting sets still whole, table tiles that left the biggest part of their set)."""
     final_sets = [frozenset(m.tiles) for m in final]
-    kept = sum(1 for s in start_sets if s in final_sets)
-    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+    kept = sum(1 for m in table if frozenset(m.tiles) in final_sets)
     moved = 0
-    for fs in final_sets:
-        counts = Counter(origin[t] for t in fs if t in origin)
-        if not counts:
-            continue
-        home = min(counts, key=lambda i: (-counts[i], i))
-        moved += sum(v for i, v in counts.items() if i != home)
+    for meld in table:
+        tiles = set(meld.tiles)
+        main = max((len(tiles & fs) for fs in final_sets), default=0)
+        moved += len(tiles) - main
     return kept, moved
 
 
@@ -804,6 +830,32 @@ def _useless(model: _Model) -> None:
                 avail[c][n] = model.must[c][n]
 
 
+def _core(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+) -> tuple[int, list[Meld]] | None:
+    """The optimum score and the sets holding ``table`` plus the placed rack tiles."""
+    model = _Model(
+        table, optional, required, objective=objective, opening=opening, threshold=threshold
+    )
+    _useless(model)
+    search = _Search(model)
+    score = search.run()
+    if score == _NEG or (score <= 0 and not required):
+        return None
+    sets = search.arrangement()
+    if table:
+        sigs = Counter(_table_signatures(table, model))
+        sets = _regroup(_split_runs(sets, sigs, model.locked), table, model)
+    chosen, _ = _assign(sets, table, model, required, optional)
+    return score, [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
+
+
 def solve(
     table: Sequence[Meld],
     rack: Sequence[Tile],
@@ -812,6 +864,7 @@ def solve(
     opening: bool = False,
     threshold: int = 30,
     must_place: Sequence[Tile] | None = None,
+    minimal_change: bool = True,
 ) -> Solution | None:
     """The best legal table after playing rack tiles; None if no rack tile can be played.
 
@@ -819,7 +872,8 @@ def solve(
     (a joker 30; ties: most tiles). ``opening=True`` plays new sets from the rack only, worth at
     least ``threshold`` (jokers count as the tile they stand for) and leaves the table alone.
     ``must_place`` plays exactly those rack tiles (None if they cannot all be placed).
-    Among optimal tables it keeps as many starting sets whole as it can.
+    With ``minimal_change`` it then tries to leave the sets it touched as they were, one by one,
+    keeping the optimum (a few extra searches on smaller tables).
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be 'tiles' or 'value', not {objective!r}")
@@ -831,28 +885,38 @@ def solve(
         optional = []
         if not required:
             return None
-    base_table: Sequence[Meld] = [] if opening else table
-    model = _Model(
-        base_table, optional, required, objective=objective, opening=opening, threshold=threshold
-    )
-    _useless(model)
-    search = _Search(model)
-    score = search.run()
-    if score == _NEG or (score <= 0 and not required):
+    options = {"objective": objective, "opening": opening, "threshold": threshold}
+    base: list[Meld] = [] if opening else list(table)
+    found = _core(base, optional, required, **options)  # type: ignore[arg-type]
+    if found is None:
         return None
-    sets = search.arrangement()
-    if not opening:
-        sigs = Counter(_table_signatures(table, model))
-        sets = _regroup(_split_runs(sets, sigs, model.locked), table, model)
-    chosen, _ = _assign(sets, base_table, model, required, optional)
-    new_melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
+    score, new_melds = found
+    frozen: list[Meld] = []
+    if minimal_change and base:
+        final_sets = {frozenset(m.tiles) for m in new_melds}
+        touched = [m for m in base if frozenset(m.tiles) not in final_sets]
+        trials = [touched] if len(touched) > 1 else []
+        trials += [[m] for m in touched[:6]]
+        for trial in trials:
+            if any(m in frozen for m in trial):
+                continue
+            keep = frozen + trial
+            rest = [m for m in base if m not in keep]
+            again = _core(rest, optional, required, **options)  # type: ignore[arg-type]
+            if again is not None and again[0] == score:
+                frozen = keep
+                new_melds = again[1]
+                if trial is touched:
+                    break
     if opening:
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
-        final = _order(table, new_melds)
+        final = _order(table, [*frozen, *new_melds])
     table_tiles = {t for m in table for t in m.tiles}
     placed = sort_tiles(t for m in final for t in m.tiles if t not in table_tiles)
-    value = sum(m.value for m in new_melds) if opening else sum(t.rack_value for t in placed)
+    value = (
+        sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
+    )
     kept, moved = _metrics(table, final)
     return Solution(final, placed, value, kept, moved, objective, opening)
 
@@ -892,51 +956,67 @@ def check(table: Sequence[Meld], rack: Sequence[Tile], solution: Solution) -> st
 
 
 def explain(table: Sequence[Meld], solution: Solution) -> str:
-    """One or two short lines: what the play does to the table ("added R8 to meld 3; ...")."""
+    """One or two short lines: what the play does to the table ("Added R8 to meld 3; ...")."""
     origin = {t: i for i, m in enumerate(table) for t in m.tiles}
     placed = set(solution.placed)
-    parts_of: dict[int, list[Meld]] = {}
+    final = solution.melds
+    main: dict[int, int] = {}
+    for i, meld in enumerate(table):
+        tiles = set(meld.tiles)
+        main[i] = max(range(len(final)), key=lambda f: len(tiles & set(final[f].tiles)))
+    parts: dict[int, list[int]] = {}
+    for f, meld in enumerate(final):
+        for i in {origin[t] for t in meld.tiles if t in origin}:
+            parts.setdefault(i, []).append(f)
+    done: set[int] = set()
     sentences: list[str] = []
-    for meld in solution.melds:
-        sources = Counter(origin[t] for t in meld.tiles if t in origin)
-        for index in sources:
-            parts_of.setdefault(index, []).append(meld)
-    handled: set[int] = set()
-    for meld in solution.melds:
+    for f, meld in enumerate(final):
+        if f in done:
+            continue
         mine = [t for t in meld.tiles if t in placed]
-        sources = Counter(origin[t] for t in meld.tiles if t in origin)
+        sources = {origin[t] for t in meld.tiles if t in origin}
         if not sources:
             sentences.append(f"new set {meld.text()}")
             continue
-        if len(sources) == 1:
-            (index,) = sources
-            whole = set(table[index].tiles) <= set(meld.tiles)
-            if whole and not mine:
-                continue
-            if whole:
-                sentences.append(f"added {tiles_text(mine)} to meld {index + 1}")
-                continue
-            if index in handled:
-                continue
-            handled.add(index)
-            pieces = parts_of[index]
-            if all(len(Counter(origin[t] for t in p.tiles if t in origin)) == 1 for p in pieces):
-                extra = [t for p in pieces for t in p.tiles if t in placed]
-                cut = next(
-                    (p.tiles[0] for p in pieces[1:] if p.kind is MeldKind.RUN and p.tiles), None
-                )
-                how = f"split meld {index + 1}"
-                if cut is not None and table[index].kind is MeldKind.RUN:
-                    how += f" at {cut}"
+        mains = [i for i in sorted(sources) if main[i] == f]
+        borrowed = [t for t in meld.tiles if t in origin and main[origin[t]] != f]
+        if len(mains) == 1:
+            i = mains[0]
+            pieces = parts[i]
+            if (
+                len(pieces) > 1
+                and table[i].kind is MeldKind.RUN
+                and all({origin[t] for t in final[p].tiles if t in origin} == {i} for p in pieces)
+            ):
+                done.update(pieces)
+                ordered = sorted(pieces, key=lambda p: final[p].faces[0].number)
+                extra = [t for p in ordered for t in final[p].tiles if t in placed]
+                cut = next(t for t in final[ordered[1]].tiles if t in origin or t in placed)
+                text = f"split meld {i + 1} at {cut}"
                 if extra:
-                    how += f" and added {tiles_text(extra)}"
-                sentences.append(f"{how} ({' / '.join(p.text() for p in pieces)})")
+                    text += f" and added {tiles_text(extra)}"
+                sentences.append(text)
                 continue
-        names = ", ".join(f"meld {i + 1}" for i in sorted(sources))
-        rack_part = f" and {tiles_text(mine)}" if mine else ""
-        sentences.append(f"built {meld.text()} from {names}{rack_part}")
+            if borrowed:
+                froms = sorted({origin[t] + 1 for t in borrowed})
+                sentences.append(
+                    f"moved {tiles_text(borrowed)} from meld "
+                    f"{', '.join(map(str, froms))} to meld {i + 1}"
+                )
+            if mine:
+                sentences.append(f"added {tiles_text(mine)} to meld {i + 1}")
+        elif not mains:
+            froms = sorted({origin[t] + 1 for t in borrowed})
+            took = f"{tiles_text(borrowed)} from meld {', '.join(map(str, froms))}"
+            sentences.append(f"new set {meld.text()} with {took}")
+        else:
+            names = " and ".join(str(i + 1) for i in mains)
+            text = f"joined melds {names}"
+            if mine:
+                text += f" with {tiles_text(mine)}"
+            sentences.append(text)
     if not sentences:
-        return "no change"
+        return "No change."
     text = "; ".join(sentences)
     return text[0].upper() + text[1:] + "."
 

@@ -180,30 +180,7 @@ def legal_sets(avail: Counter[tuple[int, int]], free: int, locked: Sequence[_Jok
     sets: list[Set] = []
     for c in range(4):
         for start in range(1, 12):
-            for end in range(start + 2, 14):
-                options: list[list[object]] = []
-                for n in range(start, end + 1):
-                    opts: list[object] = []
-                    if avail[(c, n)]:
-                        opts.append((c, n))
-                    if free:
-                        opts.append("J")
-                    opts += [
-                        ("L", i)
-                        for i, j in enumerate(locked)
-                        if j.kind is MeldKind.RUN and j.color == c and j.number == n
-                    ]
-                    if not opts:
-                        break
-                    options.append(opts)
-                else:
-                    for combo in itertools.product(*options):
-                        if _run_ok(combo, start, free, locked):
-                            joker_faces = sum(start + i for i, x in enumerate(combo) if x == "J")
-                            value = sum(range(start, end + 1))
-                            sets.append((Counter(combo), value, joker_faces))
-                    continue
-                break
+            _extend_runs(c, start, [], avail, free, locked, sets)
     for n in range(1, 14):
         here = [c for c in range(4) if avail[(c, n)]]
         grp_locked = [i for i, j in enumerate(locked) if j.kind is MeldKind.GROUP and j.number == n]
@@ -224,6 +201,55 @@ def legal_sets(avail: Counter[tuple[int, int]], free: int, locked: Sequence[_Jok
                             items += [("L", i) for i in lk] + ["J"] * nf
                             sets.append((Counter(items), n * len(items), n * nf))
     return sets
+
+
+def _dedupe(sets: list[Set]) -> list[Set]:
+    """One column per distinct multiset of items, keeping its most valuable form."""
+    best: dict[tuple[tuple[str, int], ...], Set] = {}
+    for entry in sets:
+        key = tuple(sorted((repr(k), v) for k, v in entry[0].items()))
+        old = best.get(key)
+        if old is None or entry[1] > old[1]:
+            best[key] = entry
+    return list(best.values())
+
+
+def _extend_runs(
+    c: int,
+    start: int,
+    items: list[object],
+    avail: Counter[tuple[int, int]],
+    free: int,
+    locked: Sequence[_Joker],
+    out: list[Set],
+) -> None:
+    """Depth first over run patterns from ``start``: each place a real tile, a free joker or a
+    table joker standing for that face; every legal prefix of length 3+ is a set."""
+    n = start + len(items)
+    no_locked = all(not (isinstance(x, tuple) and x[0] == "L") for x in items)
+    if len(items) >= 6 and no_locked and items.count("J") <= 2:
+        # R1..R6 is R1-R3 plus R4-R6 (with at most two jokers each part keeps a real tile):
+        # longer runs add nothing to a partition.
+        return
+    if len(items) >= 3 and _run_ok(items, start, free, locked):
+        joker_faces = sum(start + i for i, x in enumerate(items) if x == "J")
+        out.append((Counter(items), sum(range(start, n)), joker_faces))
+    if n > 13:
+        return
+    options: list[object] = []
+    if avail[(c, n)]:
+        options.append((c, n))
+    if items.count("J") < free:
+        options.append("J")
+    options += [
+        ("L", i)
+        for i, j in enumerate(locked)
+        if j.kind is MeldKind.RUN and j.color == c and j.number == n
+    ]
+    for option in options:
+        items.append(option)
+        _extend_runs(c, start, items, avail, free, locked, out)
+        items.pop()
 
 
 def _run_ok(combo: Sequence[object], start: int, free: int, locked: Sequence[_Joker]) -> bool:
@@ -280,7 +306,7 @@ def milp_optimum(
     if must_place is not None:
         must_count = Counter(rack_count)
     avail = table_count + rack_count
-    sets = legal_sets(avail, free, locked)
+    sets = _dedupe(legal_sets(avail, free, locked))
     if not sets:
         return None if (table_count or locked or must_place or opening) else 0
     faces = sorted(avail)
@@ -335,7 +361,98 @@ def milp_optimum(
         constraints=constraints,
         integrality=np.ones(n_sets + n_y),
         bounds=Bounds(lo, hi),
+        options={"mip_rel_gap": 0.0},
     )
     if res.status != 0 or res.x is None:
         return None
     return round(-res.fun)
+
+
+def solution_score(solution: object, objective: str) -> int:
+    """The solver's answer on the oracle's scale (0 for no play)."""
+    from engine.solver import Solution
+
+    if solution is None:
+        return 0
+    assert isinstance(solution, Solution)
+    placed = set(solution.placed)
+    total = 0
+    for meld in solution.melds:
+        for tile, face in zip(meld.tiles, meld.faces, strict=True):
+            if tile in placed:
+                total += weights(objective, solution.opening, face.number, tile.is_joker)
+    return total
+
+
+# -- exhaustive search for small positions -------------------------------------------------------
+
+
+def _partitionable(tiles: list[Tile]) -> bool:
+    """Can these tiles be split into legal sets? (Plain search, for a dozen tiles or so.)"""
+    if not tiles:
+        return True
+    if len(tiles) < 3:
+        return False
+    first, rest = tiles[0], tiles[1:]
+    # Sets of up to 5 tiles suffice: a longer run with at most two jokers splits into two.
+    for size in range(2, min(len(rest), 4) + 1):
+        for others in itertools.combinations(range(len(rest)), size):
+            group = [first, *(rest[i] for i in others)]
+            try:
+                Meld.build(group)
+            except InvalidMeldError:
+                continue
+            left = [t for i, t in enumerate(rest) if i not in others]
+            if _partitionable(left):
+                return True
+    return False
+
+
+def exhaustive_optimum(table: Sequence[Meld], rack: Sequence[Tile], objective: str) -> int:
+    """Best score over every subset of the rack (no table jokers: nothing to lock)."""
+    table_tiles = [t for m in table for t in m.tiles]
+    best = 0
+    for size in range(len(rack), 0, -1):
+        for subset in itertools.combinations(rack, size):
+            score = sum(weights(objective, False, t.number, t.is_joker) for t in subset)
+            if score <= best:
+                continue
+            if _partitionable(table_tiles + list(subset)):
+                best = score
+    return best
+
+
+# -- rummikub-solver (PyPI) ----------------------------------------------------------------------
+
+
+def reference_tile_count(
+    table: Sequence[Meld], rack: Sequence[Tile], edition: Edition = Edition.CLASSIC
+) -> int | None:
+    """Tiles rummikub-solver 1.0.0 would place (None when it finds no arrangement)."""
+    ruleset, mode = _reference(edition)
+    state = ruleset.new_game()
+    state.initial = False
+    state.add_table(*(_ref_tile(ruleset, t) for m in table for t in m.tiles))
+    state.add_rack(*(_ref_tile(ruleset, t) for t in rack))
+    proposal = ruleset.solve(state, mode)
+    return None if proposal is None else len(proposal.tiles)
+
+
+_REFERENCE: dict[Edition, tuple[object, object]] = {}
+
+
+def _reference(edition: Edition) -> tuple[object, object]:
+    if edition not in _REFERENCE:
+        from rummikub_solver import RuleSet, SolverMode
+
+        ruleset = RuleSet(repeats=edition.copies, jokers=edition.jokers)
+        _REFERENCE[edition] = (ruleset, SolverMode.TILE_COUNT)
+    return _REFERENCE[edition]  # type: ignore[return-value]
+
+
+def _ref_tile(ruleset: object, tile: Tile) -> object:
+    tiles = ruleset.tiles  # type: ignore[attr-defined]
+    if tile.is_joker:
+        return tiles[-1]
+    assert tile.color is not None
+    return tiles[COLORS.index(tile.color) * 13 + tile.number - 1]

@@ -1,0 +1,150 @@
+"""The solver on positions a player would recognise: what it plays, what it keeps, what it says."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalMoveError
+from engine.melds import Meld
+from engine.notation import parse_tokens
+from engine.solver import auto_arrange, check, explain, solve
+from engine.tiles import Tile
+
+
+def position(table: str, rack: str) -> tuple[list[Meld], list[Tile]]:
+    """Table melds (``/`` between them) and a rack; repeated faces become different copies."""
+    used: set[Tile] = set()
+
+    def claim(tile: Tile) -> Tile:
+        while tile in used:
+            tile = tile.with_copy(tile.copy + 1)
+        used.add(tile)
+        return tile
+
+    melds = []
+    for part in [p for p in table.split("/") if p.strip()]:
+        tokens = parse_tokens(part)
+        pins = {i: t.pin for i, t in enumerate(tokens) if t.pin is not None}
+        melds.append(Meld.build([claim(t.tile) for t in tokens], pins))
+    return melds, [claim(t.tile) for t in parse_tokens(rack)] if rack.strip() else []
+
+
+def texts(melds: list[Meld]) -> list[str]:
+    return [m.text() for m in melds]
+
+
+def test_extends_a_run_and_a_group_and_says_so() -> None:
+    table, rack = position("R4 R5 R6 / K9 B9 O9", "R7 K9 J")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert sorted(str(t) for t in sol.placed) == ["J", "R7"]
+    assert texts(sol.melds) in (
+        ["R4 R5 R6 R7", "K9 B9 O9 J=R9"],
+        ["R4 R5 R6 R7 J=R8", "K9 B9 O9"],
+    )
+    assert explain(table, sol) in (
+        "Added R7 to meld 1; added J to meld 2.",
+        "Added R7 J to meld 1.",
+    )
+    assert sol.moved == 0
+
+
+def test_splits_a_run_to_fit_a_duplicate() -> None:
+    table, rack = position("R4 R5 R6 R7 R8 R9", "R6 B1")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert [str(t) for t in sol.placed] == ["R6"]
+    assert sorted(texts(sol.melds)) == ["R4 R5 R6", "R6 R7 R8 R9"]
+    assert explain(table, sol).startswith("Split meld 1")
+    assert (sol.kept, sol.moved) == (0, 2)
+
+
+def test_keeps_untouched_sets_whole() -> None:
+    table, rack = position("K1 K2 K3 / B5 B6 B7 / O9 O10 O11 / R11 R12 R13", "B8")
+    sol = solve(table, rack)
+    assert sol is not None
+    assert texts(sol.melds) == ["K1 K2 K3", "B5 B6 B7 B8", "O9 O10 O11", "R11 R12 R13"]
+    assert (sol.kept, sol.moved) == (3, 0)
+    assert explain(table, sol) == "Added B8 to meld 2."
+
+
+def test_rearranges_the_table_to_place_more() -> None:
+    # K7 leaves the group of 7s (it still has three colours) to finish a black run.
+    table, rack = position("K7 B7 O7 R7 / K8 K9 K10", "K5 K6")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert sorted(str(t) for t in sol.placed) == ["K5", "K6"]
+    assert sol.moved == 1
+    assert "meld 1" in explain(table, sol)
+
+
+def test_table_joker_keeps_its_place() -> None:
+    table, rack = position("R4 R5 J=R6", "R3 R7 K6 B6")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    run = next(m for m in sol.melds if any(t.is_joker for t in m.tiles))
+    assert run.text() == "R3 R4 R5 J=R6 R7"
+
+
+def test_group_joker_is_never_taken_without_a_swap() -> None:
+    # rummikub-solver 1.0.0 has no 4-group with a joker and finds nothing here.
+    table, rack = position("K5 B5 O5 J", "R5 R6 R7")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert "K5 B5 O5 J=R5" in texts(sol.melds)
+    assert "R5 R6 R7" in texts(sol.melds)
+
+
+def test_nothing_to_play_is_none() -> None:
+    table, rack = position("R4 R5 R6", "K1 B9")
+    assert solve(table, rack) is None
+
+
+def test_value_objective_prefers_points_and_tiles_prefers_count() -> None:
+    table, rack = position("", "K1 K2 K4 B13 O13 J")
+    by_count = solve(table, rack, objective="tiles")
+    by_value = solve(table, rack, objective="value")
+    assert by_count is not None and by_value is not None
+    assert sorted(str(t) for t in by_count.placed) == ["J", "K1", "K2", "K4"]
+    assert sorted(str(t) for t in by_value.placed) == ["B13", "J", "O13"]
+    assert by_value.value == 13 + 13 + 30
+    with pytest.raises(ValueError, match="objective"):
+        solve(table, rack, objective="fun")
+
+
+def test_opening_uses_the_rack_only_and_counts_jokers_as_faces() -> None:
+    table, rack = position("K7 K8 K9", "R10 R11 R12 K10 K1")
+    sol = solve(table, rack, opening=True)
+    assert sol is not None and check(table, rack, sol) is None
+    assert texts(sol.melds) == ["K7 K8 K9", "R10 R11 R12"]
+    assert sol.value == 33
+    assert solve(table, rack, opening=True, threshold=34) is None
+    _, jokers = position("", "J K10 B10")
+    opening = solve([], jokers, opening=True)
+    assert opening is not None and opening.value == 30
+
+
+def test_must_place_places_exactly_those_tiles() -> None:
+    table, rack = position("R4 R5 R6 / K9 B9 O9", "R7 R3 K9 O1")
+    sol = solve(table, rack, must_place=[Tile.parse("R3")])
+    assert sol is not None and [str(t) for t in sol.placed] == ["R3"]
+    assert solve(table, rack, must_place=[Tile.parse("O1")]) is None
+
+
+def test_auto_explains_what_can_be_placed() -> None:
+    table, rack = position("R4 R5 R6 / K9 B9 O9", "R7 O1 K2")
+    melds = auto_arrange(table, rack, [Tile.parse("R7")], melded=True)
+    assert "R4 R5 R6 R7" in texts(melds)
+    with pytest.raises(IllegalMoveError, match=r"R7 and O1|R7 O1 cannot all be placed; R7 can"):
+        auto_arrange(table, rack, [Tile.parse("R7"), Tile.parse("O1")], melded=True)
+    with pytest.raises(IllegalMoveError, match="initial meld"):
+        auto_arrange(table, rack, [Tile.parse("R7")], melded=False)
+    with pytest.raises(IllegalMoveError, match="not on your rack"):
+        auto_arrange(table, rack, [Tile.parse("B13")], melded=True)
+
+
+def test_duplicates_and_xp_copies() -> None:
+    table, rack = position("K5 K6 K7 / K5 K6 K7 / K5 K6 K7", "K8 K8 K8 K4")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert len(sol.placed) == 4
