@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -652,25 +652,10 @@ class GameManager:
         self.scheduler.cancel(f"{table.channel.key}:warn")
         self.scheduler.cancel(f"{table.channel.key}:expire")
 
-    async def _warn(self, key: str, token: int) -> None:
-        table = self.tables.get(key)
-        if table is None:
-            return
-        async with table.lock:
-            if table.turn_token != token or table.game is None or table.game.finished:
-                return
-            seat = table.seats[table.game.current]
-            if seat.player is None or table.deadline is None:
-                return
-            left = duration(table.deadline - self.scheduler.now())
-            text = t(table.lang, "warning", mention=seat.name, time=left)
-            replies = [
-                Reply(table.channel, text, private_to=seat.player),
-                self._public(table, text, mentions=(seat.player,)),
-            ]
-        await self._send(replies)
-
-    async def _expire(self, key: str, token: int) -> None:
+    async def _on_timer(
+        self, key: str, token: int, action: Callable[[LiveTable], Awaitable[list[Reply]]]
+    ) -> None:
+        """Run a timer's action if its turn is still the one being played, then send."""
         table = self.tables.get(key)
         if table is None:
             return
@@ -678,12 +663,34 @@ class GameManager:
             if table.turn_token != token or table.game is None or table.game.finished:
                 return
             try:
-                outcome = table.game.timeout(table.draft)
-                replies = await self._after_turn(table, outcome)
+                replies = await action(table)
             except ConflictError:
                 await self._reload(table.channel)
                 return
         await self._send(replies)
+
+    async def _warn(self, key: str, token: int) -> None:
+        await self._on_timer(key, token, self._warning)
+
+    async def _warning(self, table: LiveTable) -> list[Reply]:
+        assert table.game is not None
+        seat = table.seats[table.game.current]
+        if seat.player is None or table.deadline is None:
+            return []
+        left = duration(table.deadline - self.scheduler.now())
+        text = t(table.lang, "warning", mention=seat.name, time=left)
+        return [
+            Reply(table.channel, text, private_to=seat.player),
+            self._public(table, text, mentions=(seat.player,)),
+        ]
+
+    async def _expire(self, key: str, token: int) -> None:
+        await self._on_timer(key, token, self._time_out)
+
+    async def _time_out(self, table: LiveTable) -> list[Reply]:
+        assert table.game is not None
+        outcome = table.game.timeout(table.draft)
+        return await self._after_turn(table, outcome)
 
     async def _finish_turn(self, table: LiveTable, verb: str) -> list[Reply]:
         game = table.game
