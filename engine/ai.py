@@ -63,8 +63,12 @@ def _hard(game: Game, seat: int, rack: list[Tile]) -> list[Meld] | None:
 
 def _hold_back(table: Sequence[Meld], rack: list[Tile], best: Solution) -> Solution | None:
     """The same play minus one cheap tile that will still fit next turn, if there is one."""
-    candidates = sorted((t for t in best.placed if not t.is_joker), key=lambda t: t.number)
-    for keep in candidates[:3]:
+    # A tile in a set of three is holding that set up; try the others first, cheapest first.
+    size = {t: len(m.tiles) for m in best.melds for t in m.tiles}
+    candidates = sorted(
+        (t for t in best.placed if not t.is_joker), key=lambda t: (size[t] <= 3, t.number)
+    )
+    for keep in candidates[:4]:
         rest = [t for t in best.placed if t != keep]
         without = solve(table, rack, must_place=rest, minimal_change=False)
         if without is None:

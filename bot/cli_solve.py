@@ -1,0 +1,206 @@
+"""``rummikub solve``: the best play for a table and a rack, one position or a batch.
+
+One position: ``rummikub solve --table "R4 R5 R6 / K9 B9 O9" --rack "R7 K9 J"``. Batch: JSON
+lines ``{"id": ..., "table": [["R4", "R5", "R6"], ...], "rack": ["R7", ...]}`` from a file or
+``-`` (stdin), one JSON line out per position: ``{"id", "tiles", "value", "table", "placed",
+"ms"}`` (``table`` is the whole new table, ``placed`` the rack tiles played; an unreadable line
+gets ``{"id", "error"}``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--table", default="", help='table melds, e.g. "R4 R5 R6 / K9 B9 O9"')
+    parser.add_argument("--rack", default=None, help='rack tiles, e.g. "R7 K9 J"')
+    parser.add_argument(
+        "--objective",
+        choices=("tiles", "value"),
+        default="tiles",
+        help="place the most tiles (default) or the most points (a joker counts 30)",
+    )
+    parser.add_argument(
+        "--opening", action="store_true", help="initial meld: new sets from the rack only"
+    )
+    parser.add_argument(
+        "--threshold", type=int, default=30, help="initial meld total with --opening (30)"
+    )
+    parser.add_argument(
+        "--place", default=None, help="place exactly these rack tiles (like the auto verb)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--batch",
+        metavar="FILE",
+        default=None,
+        help="solve JSON lines from FILE (- for stdin), one JSON line out per position",
+    )
+
+
+def _claim(tiles: Iterable[Any], used: set[Any]) -> list[Any]:
+    """Give repeated faces distinct copies across the table and rack."""
+    out = []
+    for tile in tiles:
+        while tile in used:
+            tile = tile.with_copy(tile.copy + 1)
+        used.add(tile)
+        out.append(tile)
+    return out
+
+
+def _position(table_parts: Sequence[str], rack_text: str) -> tuple[list[Any], list[Any]]:
+    from engine.errors import InvalidMeldError
+    from engine.melds import Meld
+    from engine.notation import parse_tokens
+
+    used: set[Any] = set()
+    melds = []
+    for number, part in enumerate(table_parts, start=1):
+        tokens = parse_tokens(part)
+        tiles = _claim((t.tile for t in tokens), used)
+        pins = {i: t.pin for i, t in enumerate(tokens) if t.pin is not None}
+        try:
+            melds.append(Meld.build(tiles, pins))
+        except InvalidMeldError as err:
+            raise InvalidMeldError(f"Table meld {number}: {err}") from None
+    rack = _claim((t.tile for t in parse_tokens(rack_text)), used) if rack_text.strip() else []
+    return melds, rack
+
+
+def _result(
+    solution: Any, table: Sequence[Any], elapsed_ms: float, ident: object = None
+) -> dict[str, Any]:
+    from engine.solver import explain
+
+    out: dict[str, Any] = {} if ident is None else {"id": ident}
+    if solution is None:
+        out.update(
+            tiles=0,
+            value=0,
+            table=[m.text().split() for m in table],
+            placed=[],
+            ms=round(elapsed_ms, 3),
+        )
+        return out
+    out.update(
+        tiles=len(solution.placed),
+        value=solution.value,
+        table=[m.text().split() for m in solution.melds],
+        placed=[str(t) for t in solution.placed],
+        ms=round(elapsed_ms, 3),
+    )
+    if ident is None:
+        out.update(kept=solution.kept, moved=solution.moved, explain=explain(table, solution))
+    return out
+
+
+def _solve_one(args: argparse.Namespace) -> int:
+    from engine.errors import RummikubError
+    from engine.notation import parse_tiles, split_melds
+    from engine.solver import solve
+
+    if args.rack is None:
+        print('Give a rack, e.g. --rack "R7 K9 J" (or --batch FILE).', file=sys.stderr)
+        return 2
+    try:
+        table, rack = _position(split_melds(args.table), args.rack)
+        place = None
+        if args.place is not None:
+            place = parse_tiles(args.place)
+        start = time.perf_counter()
+        solution = solve(
+            table,
+            rack,
+            objective=args.objective,
+            opening=args.opening,
+            threshold=args.threshold,
+            must_place=place,
+        )
+        elapsed = 1000 * (time.perf_counter() - start)
+    except RummikubError as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(_result(solution, table, elapsed)))
+        return 0
+    if solution is None:
+        if place is not None:
+            best = solve(table, place, opening=args.opening, threshold=args.threshold)
+            can = " ".join(str(t) for t in best.placed) if best is not None else "none of them"
+            print(f"Those tiles cannot all be placed; {can} can.")
+        elif args.opening:
+            print(f"No initial meld worth {args.threshold} can be made from this rack.")
+        else:
+            print("No rack tile can be placed; draw.")
+        return 1
+    from engine.solver import explain
+
+    print(
+        f"Places {len(solution.placed)} tile(s) worth {solution.value}: "
+        + " ".join(str(t) for t in solution.placed)
+    )
+    print(explain(table, solution))
+    for number, meld in enumerate(solution.melds, start=1):
+        print(f"  {number:>2}: {meld.text()}")
+    print(f"({elapsed:.1f} ms)")
+    return 0
+
+
+def solve_batch(lines: Iterable[str], out: TextIO, args: argparse.Namespace) -> int:
+    """Solve each JSON line; returns how many lines could not be read."""
+    from engine.solver import solve
+
+    errors = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        ident: object = number
+        try:
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError:
+                raise ValueError("not a JSON object") from None
+            if not isinstance(item, dict):
+                raise ValueError("not a JSON object")
+            ident = item.get("id", number)
+            table_parts = [" ".join(m) for m in item.get("table", [])]
+            table, rack = _position(table_parts, " ".join(item.get("rack", [])))
+            start = time.perf_counter()
+            solution = solve(
+                table,
+                rack,
+                objective=item.get("objective", args.objective),
+                opening=bool(item.get("opening", args.opening)),
+                threshold=int(item.get("threshold", args.threshold)),
+            )
+            elapsed = 1000 * (time.perf_counter() - start)
+            result = _result(solution, table, elapsed, ident)
+        except (ValueError, TypeError, AttributeError) as err:
+            errors += 1
+            result = {"id": ident, "error": f"Line {number}: {err}"}
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+    return errors
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.batch is None:
+        return _solve_one(args)
+    if args.batch == "-":
+        errors = solve_batch(sys.stdin, sys.stdout, args)
+    else:
+        try:
+            handle = open(args.batch, encoding="utf-8")  # noqa: SIM115
+        except OSError as err:
+            print(f"Cannot read {args.batch}: {err.strerror}.", file=sys.stderr)
+            return 2
+        with handle:
+            errors = solve_batch(handle, sys.stdout, args)
+    return 1 if errors else 0

@@ -1,0 +1,93 @@
+"""``rummikub solve`` through the real console entry point, one position and batches."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_one_position_in_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "R4 R5 R6 / K9 B9 O9", "--rack", "R7 K9 J")
+    assert code == 0
+    assert out.startswith("Places 2 tile(s) worth 37: R7 J")
+    assert "R4 R5 R6 R7" in out
+
+
+def test_one_position_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "K7 B7 O7 R7 / K8 K9 K10", "--rack", "K5 K6 B1", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["tiles"] == 2 and data["placed"] == ["K5", "K6"]
+    assert ["K5", "K6", "K7"] in data["table"]
+    assert data["explain"] == "New set K5 K6 K7 with K7 from meld 1."
+
+
+def test_value_objective_and_opening(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--rack", "K1 K2 K4 B13 O13 J", "--objective", "value", "--json")
+    assert code == 0 and sorted(json.loads(out)["placed"]) == ["B13", "J", "O13"]
+    code, out, _ = run(capsys, "--rack", "R10 R11 R12 K1", "--opening", "--threshold", "34")
+    assert code == 1 and "No initial meld worth 34" in out
+    code, out, _ = run(capsys, "--rack", "R10 R11 R12 J", "--opening", "--json")
+    assert json.loads(out)["value"] == 46
+
+
+def test_place_exactly_or_say_what_can(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "R4 R5 R6", "--rack", "R7 K1 R3", "--place", "R7 R3")
+    assert code == 0 and "R3 R4 R5 R6 R7" in out
+    code, out, _ = run(capsys, "--table", "R4 R5 R6", "--rack", "R7 K1", "--place", "R7 K1")
+    assert code == 1 and out.strip() == "Those tiles cannot all be placed; R7 can."
+
+
+def test_bad_input_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--rack", "Q7")
+    assert code == 2 and err.count("\n") == 1 and "is not a tile" in err
+    code, _, err = run(capsys, "--table", "R4 R5", "--rack", "R7")
+    assert code == 2 and "Table meld 1" in err
+
+
+def test_batch_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [
+        {"id": "a", "table": [["R4", "R5", "R6"], ["K9", "B9", "O9"]], "rack": ["R7", "K9", "J"]},
+        {"id": 7, "table": [], "rack": ["R1", "K13"]},
+        {"id": "j", "table": [["K5", "B5", "O5", "J"]], "rack": ["R7", "R8", "R9"]},
+    ]
+    path = tmp_path / "positions.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n\nnot json\n")
+    code, out, _ = run(capsys, "--batch", str(path))
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 1  # one unreadable line
+    assert [r["id"] for r in results] == ["a", 7, "j", 5]
+    assert results[0]["tiles"] == 2 and sorted(results[0]["placed"]) == ["J", "R7"]
+    assert results[1] == {**results[1], "tiles": 0, "placed": [], "value": 0}
+    assert results[2]["tiles"] == 3 and ["K5", "B5", "O5", "J=R5"] in results[2]["table"]
+    assert results[3] == {"id": 5, "error": "Line 5: not a JSON object"}
+    for r in results[:3]:
+        assert set(r) == {"id", "tiles", "value", "table", "placed", "ms"}
+
+
+def test_batch_from_stdin_through_the_console_script() -> None:
+    line = json.dumps({"id": 1, "table": [["B5", "B6", "B7"]], "rack": ["B8", "B4"]})
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "solve", "--batch", "-"],
+        input=line + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    result = json.loads(done.stdout)
+    assert result["tiles"] == 2 and result["table"] == [["B4", "B5", "B6", "B7", "B8"]]
+    assert io.StringIO(done.stderr).read() == ""
