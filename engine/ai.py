@@ -29,7 +29,11 @@ DANGER_RACK = 5
 
 
 def choose_move(game: Game, seat: int, level: str = "medium") -> list[Meld] | None:
-    """The table this AI wants after its turn, or None to draw."""
+    """The table this AI wants after its turn (melds in table order), or None to draw."""
+    return _choose(game, seat, level)
+
+
+def _choose(game: Game, seat: int, level: str) -> list[Meld] | None:
     if level not in AI_LEVELS:
         raise ValueError(f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}")
     player = game.players[seat]

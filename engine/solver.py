@@ -184,14 +184,20 @@ class _Search:
             model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
         )
         self.memo: dict[_Key5, tuple[int, object]] = {}
+        self.gnext: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self.colour_cache: dict[tuple[int, int, tuple[int, ...], int], list[_Option]] = {}
         self.group_cache: dict[tuple[tuple[int, ...], int, tuple[int, ...]], _GroupPlan | None] = {}
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
         self.canon = [not model.locked_group.get(n) for n in range(15)]
-        self.cover = [
-            [sum(1 for k in range(n, 14) if model.avail[c][k]) for n in range(15)] for c in range(4)
+        self.empty = [
+            [not model.avail[c][n] and (c, n) not in model.locked_run for n in range(15)]
+            for c in range(4)
         ]
+        self.cover = [[0] * 15 for _ in range(4)]
+        for c in range(4):
+            for n in range(13, 0, -1):
+                self.cover[c][n] = self.cover[c][n + 1] + (model.avail[c][n] > 0)
         self.group_ok = [
             sum(1 for c in range(4) if model.avail[c][n])
             + model.free_jokers
@@ -334,6 +340,7 @@ class _Search:
     ) -> int:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
         upper bound below ``need``: depth first, best options first, memoised with bounds."""
+        s, g = self.skip(s, slots, jl, g)
         key = (s, slots, jl, g, val)
         hit = self.memo.get(key)
         if hit is not None and (hit[1] is not None or hit[0] < need):
@@ -359,23 +366,44 @@ class _Search:
             last = n == 13
             threshold = m.threshold
             canon = self.canon[n]
+            memo = self.memo
+            gnext = self.gnext
+            s1 = s + 1
+            bound1 = m.bound[s1]
+            mjw = m.max_joker_weight
             for opt in self.colour_options(c, n, slots[c], jl):
                 state, used, free, gc = opt[0], opt[1], opt[2], opt[3]
                 if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
                     continue
                 gain = used * w - base + free * jw
-                new_g = tuple(sorted((*g, gc))) if canon else (*g, gc)
+                want = (need if need > result else result + 1) - gain
+                jl2 = jl - free
+                reach = bound1 + jl2 * mjw
+                if reach < want:
+                    if gain + reach > upper:
+                        upper = gain + reach
+                    continue
+                if canon:
+                    gkey = (g, gc)
+                    new_g = gnext.get(gkey)
+                    if new_g is None:
+                        new_g = gnext[gkey] = tuple(sorted((*g, gc)))
+                else:
+                    new_g = (*g, gc)
                 new_val = min(threshold, val + n * (used - gc + free)) if threshold else 0
                 new_slots = (*slots[:c], state, *slots[c + 1 :])
-                want = max(need, result + 1) - gain
-                sub = self.best(s + 1, new_slots, jl - free, new_g, new_val, want)
+                hit = memo.get((s1, new_slots, jl2, new_g, new_val))
+                if hit is not None and (hit[1] is not None or hit[0] < want):
+                    sub = hit[0]
+                else:
+                    sub = self.best(s1, new_slots, jl2, new_g, new_val, want)
                 if sub == _NEG:
                     continue
                 if sub < want:
                     upper = max(upper, gain + sub)
                     continue
                 result = gain + sub
-                choice = (opt, new_slots, jl - free, new_g, new_val)
+                choice = (opt, new_slots, jl2, new_g, new_val)
                 if result >= bound:
                     break
         else:
@@ -409,29 +437,45 @@ class _Search:
         self.memo[key] = (value, None if value > _NEG else True)
         return value
 
+    def skip(
+        self, s: int, slots: tuple[tuple[int, ...], ...], jl: int, g: tuple[int, ...]
+    ) -> tuple[int, tuple[int, ...]]:
+        """Step over stages where nothing can happen (no tile, no open run, no joker use)."""
+        empty = self.empty
+        while s < 65:
+            n = s // 5 + 1
+            c = s % 5
+            if c < 4:
+                if slots[c] or not empty[c][n]:
+                    break
+                if jl and n <= 11 and (13 - n) - self.cover[c][n + 1] <= jl - 1:
+                    break
+                gkey = (g, 0)
+                new_g = self.gnext.get(gkey)
+                if new_g is None:
+                    new_g = self.gnext[gkey] = tuple(sorted((*g, 0))) if self.canon[n] else (*g, 0)
+                g = new_g
+            else:
+                if any(g) or not self.canon[n]:
+                    break
+                g = ()
+            s += 1
+        return s, g
+
     def run(self) -> int:
-        """Aim high and lower the aim: a search that only keeps branches able to place every
-        remaining tile is very fast, and each failed try returns a tighter upper bound."""
+        """First aim at placing every tile: that search keeps only branches that can still do
+        it, so it is very fast, and it often succeeds. Otherwise search for the true best."""
         m = self.m
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
-        if self.objective == "value":
-            # Values are fine-grained, so lowering the aim step by step costs more than it saves.
-            result = self.best(0, ((), (), (), ()), m.free_jokers, (), 0, floor)
-            return result if result >= floor else _NEG
-        need = max(floor, m.bound[0] + m.free_jokers * m.max_joker_weight)
-        step = _BIG
-        tries = 0
         root = ((), (), (), ())
-        while True:
-            result = self.best(0, root, m.free_jokers, (), 0, need)
-            if result >= need:
-                return result
-            if result < floor or need == floor:
-                return _NEG
-            tries += 1
-            need = max(floor, result if tries < 6 else min(result, need - step))
-            if tries >= 6:
-                step *= 2
+        top = m.bound[0] + m.free_jokers * m.max_joker_weight
+        if top < floor:
+            return _NEG
+        result = self.best(0, root, m.free_jokers, (), 0, top)
+        if result >= top:
+            return result
+        result = self.best(0, root, m.free_jokers, (), 0, floor)
+        return result if result >= floor else _NEG
 
     # -- reconstruction -------------------------------------------------------------------------
 
@@ -445,7 +489,18 @@ class _Search:
         g: tuple[int, ...] = ()
         val = 0
         actual: list[int] = []
-        for s in range(65):
+        s = 0
+        while s < 65:
+            skipped, g_after = self.skip(s, slots, jl, g)
+            while s < skipped:
+                if s % 5 < 4:
+                    actual.append(0)
+                else:
+                    actual = []
+                s += 1
+            g = g_after
+            if s == 65:
+                break
             choice = self.memo[(s, slots, jl, g, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
@@ -479,6 +534,7 @@ class _Search:
                     group += [(Face(None, n), ("L", j)) for j in lk]
                     group += [(Face(None, n), ("F", 0))] * nf
                     sets.append(group)
+            s += 1
         for c in range(4):
             sets.extend(run for _, run in runs[c])
         return sets
@@ -651,6 +707,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
 def _assign(
     sets: list[_FaceSet],
     table: Sequence[Meld],
+    sigs: Sequence[tuple[object, ...]],
     model: _Model,
     rack_required: Sequence[Tile],
     rack_optional: Sequence[Tile],
@@ -704,7 +761,6 @@ def _assign(
                     chosen[si][k] = witness
                     break
     # Then whole table sets, then each set's "home" set, then any table tile, then the rack.
-    sigs = _table_signatures(table, model)
     wanted: dict[tuple[object, ...], list[int]] = {}
     for index, sig in enumerate(sigs):
         wanted.setdefault(sig, []).append(index)
@@ -809,25 +865,42 @@ def _match_tiles(wanted: Sequence[Tile], rack: Sequence[Tile]) -> list[Tile]:
 
 
 def _useless(model: _Model) -> None:
-    """Drop optional rack tiles that no set could ever hold (cheap, and it shrinks the search)."""
-    jokers = model.free_jokers + len(model.locked)
+    """Drop optional rack tiles that no set could ever hold (cheap, and it shrinks the search).
+
+    A tile needs two other faces beside it in a run of its colour, or two other colours of its
+    number, counting what the table and rack hold, the table jokers where they stand and the
+    free jokers anywhere. Dropping one tile can strand another, so repeat until nothing changes.
+    """
+    jokers = model.free_jokers
     avail = model.avail
-    for c in range(4):
-        for n in range(1, 14):
-            if not model.opt[c][n]:
-                continue
-            others = sum(1 for cc in range(4) if cc != c and avail[cc][n])
-            if others + jokers >= 2:
-                continue
-            ok = False
-            for a in range(max(1, n - 2), min(n, 11) + 1):
-                gaps = sum(1 for k in range(a, a + 3) if k != n and not avail[c][k])
-                if gaps <= jokers:
-                    ok = True
-                    break
-            if not ok:
+    present = [[avail[c][n] > 0 for n in range(15)] for c in range(4)]
+    for c, n in model.locked_run:
+        present[c][n] = True
+    group_jokers = [len(model.locked_group.get(n, ())) for n in range(15)]
+    changed = True
+    while changed:
+        changed = False
+        for c in range(4):
+            for n in range(1, 14):
+                if not model.opt[c][n]:
+                    continue
+                others = sum(1 for cc in range(4) if cc != c and avail[cc][n])
+                if others + group_jokers[n] + jokers >= 2:
+                    continue
+                if any(
+                    sum(1 for k in range(a, a + 3) if k != n and not present[c][k]) <= jokers
+                    for a in range(max(1, n - 2), min(n, 11) + 1)
+                ):
+                    continue
                 model.opt[c][n] = 0
                 avail[c][n] = model.must[c][n]
+                present[c][n] = avail[c][n] > 0 or (c, n) in model.locked_run
+                changed = True
+    # The bound must forget the dropped tiles.
+    for s in range(64, -1, -1):
+        n, sub = divmod(s, 5)
+        add = 0 if sub == 4 else model.opt[sub][n + 1] * model.weight[n + 1]
+        model.bound[s] = model.bound[s + 1] + add
 
 
 def _core(
@@ -849,10 +922,12 @@ def _core(
     if score == _NEG or (score <= 0 and not required):
         return None
     sets = search.arrangement()
+    sigs = _table_signatures(table, model)
     if table:
-        sigs = Counter(_table_signatures(table, model))
-        sets = _regroup(_split_runs(sets, sigs, model.locked), table, model)
-    chosen, _ = _assign(sets, table, model, required, optional)
+        sets = _split_runs(sets, Counter(sigs), model.locked)
+        if any(m.kind is MeldKind.GROUP for m in table):
+            sets = _regroup(sets, table, model)
+    chosen, _ = _assign(sets, table, sigs, model, required, optional)
     return score, [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
 
 
