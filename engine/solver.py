@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import cast
 
 from engine.errors import IllegalMoveError, InvalidMeldError
@@ -64,7 +64,6 @@ class Solution:
     moved: int
     objective: str = "tiles"
     opening: bool = False
-    sources: dict[Tile, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tiles(self) -> int:
