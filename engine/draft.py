@@ -450,22 +450,29 @@ class Draft:
         self, melds: Sequence[Sequence[TileToken]], exact: bool = False
     ) -> DraftState:
         state = self.state
-        on_table = [t for s in state.slots for t in s.tiles] + list(state.held)
-        table_pool = list(on_table)
+        table_pool = [t for s in state.slots for t in s.tiles] + list(state.held)
         rack_pool = list(state.rack)
-        slots: list[Slot] = []
-        for number, tokens in enumerate(melds, start=1):
-            tiles: list[Tile] = []
-            for token in tokens:
-                tile = self._pick(token.tile, table_pool, exact) or self._pick(
-                    token.tile, rack_pool, exact
-                )
-                if tile is None:
-                    raise IllegalMoveError(
-                        f"Meld {number}: there is no {token.tile} on the table or your rack "
-                        "left to use."
+        chosen: dict[tuple[int, int], Tile] = {}
+        # First every token that names a physical tile present somewhere, then the rest by
+        # face (table tiles first), so a copy named later is never taken by an earlier face.
+        for exact_pass in (True, False):
+            for m, tokens in enumerate(melds):
+                for i, token in enumerate(tokens):
+                    if (m, i) in chosen:
+                        continue
+                    tile = self._pick(token.tile, table_pool, exact_pass) or self._pick(
+                        token.tile, rack_pool, exact_pass
                     )
-                tiles.append(tile)
+                    if tile is not None:
+                        chosen[(m, i)] = tile
+                    elif not exact_pass:
+                        raise IllegalMoveError(
+                            f"Meld {m + 1}: there is no {token.tile} on the table or your rack "
+                            "left to use."
+                        )
+        slots: list[Slot] = []
+        for m, tokens in enumerate(melds):
+            tiles = [chosen[(m, i)] for i in range(len(tokens))]
             pins = self._pins(tokens, tiles)
             slots.append(Slot(tuple(tiles), tuple(pins.items())).normalised())
         if table_pool:
@@ -477,9 +484,10 @@ class Draft:
 
     @staticmethod
     def _pick(tile: Tile, pool: list[Tile], exact: bool) -> Tile | None:
-        """Take ``tile`` from ``pool``: that physical tile if there, else one with its face."""
-        match = next((t for t in pool if t == tile), None)
-        if match is None:
+        """Take ``tile`` from ``pool``: that physical tile (``exact``), or one with its face."""
+        if exact:
+            match = tile if tile in pool else None
+        else:
             match = next((t for t in pool if t.same_face(tile)), None)
         if match is not None:
             pool.remove(match)
