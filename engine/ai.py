@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.errors import InvalidMeldError
 from engine.game import Game, TurnOutcome
-from engine.melds import Meld
-from engine.solver import Solution, solve
+from engine.melds import Meld, MeldKind
+from engine.rules import joker_problem
+from engine.solver import Solution, _core, solve
 from engine.tiles import Tile
 
 AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -57,12 +59,85 @@ def _hard(game: Game, seat: int, rack: list[Tile]) -> list[Meld] | None:
     others = [len(p.rack) for i, p in enumerate(game.players) if i != seat]
     endgame = min(others) <= DANGER_RACK or not game.pool
     best = solve(game.table, rack, objective="value" if endgame else "tiles", minimal_change=False)
+    swap = _retrieve(game.table, rack, len(best.placed) if best is not None else 0)
+    if swap is not None:
+        return swap
     if best is None:
         return None
-    if endgame or len(best.placed) == len(rack) or len(best.placed) < 2:
+    if endgame or len(best.placed) == len(rack):
+        return best.melds
+    if any(t.is_joker for t in best.placed):
+        # A joker kept on the rack is a sure play for a later turn; play it now only when it
+        # lets more real tiles down (or nothing else can be played).
+        plain = solve(game.table, [t for t in rack if not t.is_joker], minimal_change=False)
+        reals = sum(1 for t in best.placed if not t.is_joker)
+        if plain is not None and len(plain.placed) >= reals:
+            best = plain
+    reserve = _reserve(game.table, rack, best)
+    if reserve is not None:
+        return reserve.melds
+    if len(best.placed) < 2:
         return best.melds
     held = _hold_back(game.table, rack, best)
     return held.melds if held is not None else best.melds
+
+
+def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Meld] | None:
+    """Take a joker from the table by putting a rack tile in its place, then play it in a new
+    set with whatever else fits; used when that places more rack tiles than ``baseline``. The
+    result is checked with the engine's own joker rule before it is offered."""
+    start = {t for m in table for t in m.tiles}
+    best: list[Meld] | None = None
+    best_count = baseline
+    for index, meld in enumerate(table):
+        for joker in meld.jokers:
+            faces = meld.joker_options(joker) if meld.kind is MeldKind.GROUP else None
+            face = meld.faces[meld.tiles.index(joker)]
+            for tile in rack:
+                if tile.is_joker:
+                    continue
+                fits = (
+                    any(f.color == tile.color and f.number == tile.number for f in faces)
+                    if faces is not None
+                    else tile.face == face
+                )
+                if not fits:
+                    continue
+                try:
+                    swapped = Meld.build(
+                        [tile if t == joker else t for t in meld.tiles], None, meld.kind
+                    )
+                except InvalidMeldError:
+                    continue
+                new_table = [*table[:index], swapped, *table[index + 1 :]]
+                rest = [t for t in rack if t != tile]
+                found = _core(
+                    new_table, rest, [joker], objective="tiles", opening=False, threshold=0
+                )
+                if found is None:
+                    continue
+                final = found[1]
+                placed = sum(1 for m in final for t in m.tiles if t not in start)
+                if placed > best_count and joker_problem(table, final, True) is None:
+                    best, best_count = final, placed
+    return best
+
+
+def _reserve(table: Sequence[Meld], rack: list[Tile], best: Solution) -> Solution | None:
+    """Keep whole new sets made from the rack alone for later turns (they can always be played,
+    so they replace future draws): play the rest now, or the biggest of those sets alone."""
+    mine = set(rack)
+    own = [m for m in best.melds if all(t in mine for t in m.tiles)]
+    if not own:
+        return None
+    own_tiles = {t for m in own for t in m.tiles}
+    rest = [t for t in best.placed if t not in own_tiles]
+    if rest:
+        return solve(table, rack, must_place=rest, minimal_change=False)
+    if len(own) == 1:
+        return None
+    biggest = max(own, key=lambda m: (len(m.tiles), m.value))
+    return solve(table, rack, must_place=list(biggest.tiles), minimal_change=False)
 
 
 def _hold_back(table: Sequence[Meld], rack: list[Tile], best: Solution) -> Solution | None:

@@ -41,7 +41,9 @@ def test_easy_never_touches_the_table_medium_does() -> None:
     assert melds is not None and placed(game, 0, melds) == ["R7"]
 
 
-def test_hard_holds_a_cheap_tile_back_while_nobody_is_close() -> None:
+def test_hard_keeps_rack_only_sets_in_reserve() -> None:
+    # R7 R8 and O12 O13 extend table runs; B1 B2 B3 can be played any later turn instead of
+    # drawing, so hard keeps it back while nobody is close to going out.
     game = position(
         ["R7 R8 B1 B2 B3 O12 O13 K11", "K5 K6 K7 K8 K9 K10 K12 B12"],
         "R4 R5 R6 / O9 O10 O11",
@@ -50,8 +52,30 @@ def test_hard_holds_a_cheap_tile_back_while_nobody_is_close() -> None:
     medium = choose_move(game, 0, "medium")
     hard = choose_move(game, 0, "hard")
     assert medium is not None and hard is not None
-    assert len(placed(game, 0, medium)) == len(placed(game, 0, hard)) + 1
+    assert placed(game, 0, medium) == ["B1", "B2", "B3", "O12", "O13", "R7", "R8"]
+    assert len(placed(game, 0, hard)) < 7 and "B1" not in placed(game, 0, hard)
     assert joker_problem(game.table, hard, True) is None
+
+
+def test_hard_holds_a_cheap_extension_back() -> None:
+    game = position(
+        ["R7 R8 O12 O13 K11 K1", "K5 K6 K7 K8 K9 K10 K12 B12"],
+        "R4 R5 R6 / O9 O10 O11",
+        melded=[True, True],
+    )
+    hard = choose_move(game, 0, "hard")
+    assert hard is not None and len(placed(game, 0, hard)) == 3
+
+
+def test_hard_takes_a_joker_from_the_table_with_a_swap() -> None:
+    game = position(["R6 K1 K2 B9", "K5 K6 K7 K8 K9 K10"], "R4 R5 J=R6", melded=[True, True])
+    assert choose_move(game, 0, "medium") is None
+    hard = choose_move(game, 0, "hard")
+    assert hard is not None
+    assert joker_problem(game.table, hard, True) is None
+    assert sorted(m.text() for m in hard) == ["K1 K2 J=K3", "R4 R5 R6"]
+    outcome, refused = take_turn(game, "hard")
+    assert not refused and outcome.kind == "play"
 
 
 def test_hard_sheds_points_when_an_opponent_is_about_to_go_out() -> None:
