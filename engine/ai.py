@@ -8,9 +8,11 @@ an illegal move. The levels:
 * ``easy`` plays only new sets from its own rack (never touches the table) and overlooks the
   tile it drew last;
 * ``medium`` places as many tiles as the exact solver can, every turn;
-* ``hard`` also thinks about timing: it keeps one cheap tile back when that tile can still be
-  played next turn (a play next turn instead of a draw), stops holding back and switches to
-  shedding points once an opponent is close to going out or the pool is empty.
+* ``hard`` also thinks about timing and jokers: it takes a joker from the table with a swap
+  when that places more tiles, keeps a free joker and whole new sets made from its own rack in
+  reserve (each is a sure play for a later turn instead of a draw) and holds one cheap tile back
+  when it will still fit next turn; once an opponent is close to going out or the pool is empty
+  it stops holding anything back and sheds points instead (a joker counts 30).
 """
 
 from __future__ import annotations
