@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=int, default=None, help="initial meld total (30)")
     parser.add_argument("--games", type=int, default=None, help="games in the match")
     parser.add_argument("--hints", action="store_true", help="allow the hint command")
-    parser.add_argument("--name", default="You", help="your name at the table")
+    parser.add_argument("--name", default="Player", help="your name at the table")
     parser.add_argument(
         "--save-png",
         type=Path,

@@ -328,8 +328,7 @@ class GameManager:
     def _seats_text(self, table: LiveTable) -> str:
         parts = []
         for i, seat in enumerate(table.seats, start=1):
-            tag = f" (AI {seat.ai})" if seat.ai else ""
-            parts.append(f"{i}. {seat.name}{tag}")
+            parts.append(f"{i}. {seat.name}")
         return ", ".join(parts)
 
     def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:

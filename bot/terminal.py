@@ -26,7 +26,7 @@ class TerminalAdapter:
         self,
         manager: GameManager,
         *,
-        name: str = "You",
+        name: str = "Player",
         channel: str = "local",
         out: TextIO | None = None,
         save_png: Path | None = None,
@@ -37,9 +37,11 @@ class TerminalAdapter:
         self.out = out or sys.stdout
         self.save_png = save_png
         self._images = 0
+        self._last_text = ""
         manager.set_outbox(self._outbox, platform="terminal")
 
     async def _outbox(self, reply: Reply) -> None:
+        self.out.write("\r")  # over the waiting prompt
         self.show([reply])
         self.out.write(PROMPT)
         self.out.flush()
@@ -48,7 +50,11 @@ class TerminalAdapter:
         for reply in replies:
             if reply.private_to is not None and not reply.private_to.same_person(self.player):
                 continue  # another seat's private message never reaches this screen
-            self.out.write(reply.text.rstrip() + "\n")
+            text = reply.text.rstrip()
+            if text == self._last_text:
+                continue  # the public copy of what was just said privately
+            self._last_text = text
+            self.out.write(text + "\n")
             if self.save_png is not None:
                 for image in reply.images:
                     self._images += 1

@@ -140,7 +140,7 @@ async def test_timeout_with_nothing_done_draws_one(h: Harness) -> None:
     assert len(h.game.players[seat].rack) == 14
     await h.scheduler.advance(1)
     assert len(h.game.players[seat].rack) == 15 and h.game.current != seat
-    assert any("time ran out; they draw" in r.text for r in h.sent)
+    assert any("Time ran out for" in r.text and "draws a tile" in r.text for r in h.sent)
     assert any("left in your turn" in r.text for r in h.sent)  # the warning came first
 
 
@@ -166,7 +166,7 @@ async def test_timeout_mid_change_rolls_back_and_draws_three(h: Harness) -> None
     rack_after = sorted(t.code for t in h.game.players[seat].rack)
     assert len(rack_after) == 17 and set(rack_before) <= set(rack_after)
     assert h.game.table == []
-    assert any("mid-change" in r.text for r in h.sent)
+    assert any("in the middle of a change" in r.text for r in h.sent)
 
 
 async def test_restart_mid_turn_keeps_draft_and_rearms_the_timer(tmp_path: Path) -> None:

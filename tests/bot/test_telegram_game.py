@@ -183,7 +183,7 @@ def moves_by(fake: FakeTelegram, name: str) -> int:
     return sum(
         1
         for m in fake.chat_messages(GROUP)
-        if re.match(rf"{name} (played|drew a tile)|{name}'s time ran out", m.text or "")
+        if re.match(rf"{name} (played|drew a tile)|Time ran out for {name}", m.text or "")
     )
 
 
@@ -310,7 +310,7 @@ async def restart_and_time_out(
 
     await clock.advance(3600)
     await bot.adapter.drain()
-    assert newest(fake, GROUP, says("Ann's time ran out; they draw a tile.")) is not None
+    assert newest(fake, GROUP, says("Time ran out for Ann, who draws a tile.")) is not None
     # Bob is next (after the AI): his panel can't reach him, so the group gets the link again.
     assert current_user(bot) == BOB
     notices = [m for m in fake.chat_messages(GROUP) if says("Bob, I can't send you")(m)]

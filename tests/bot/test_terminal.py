@@ -50,7 +50,7 @@ def test_a_whole_match_in_the_terminal(tmp_path: Path) -> None:
     assert "Game 1 of 1 is dealt" in out
     assert "I don't know the command 'plya'. Did you mean 'play'?" in out
     assert "'R99' (tile 1) has number 99; tiles run from 1 to 13." in out
-    assert "You played" in out
+    assert "Player played" in out
     assert "Rummikub!" in out or "nobody could play" in out
     assert "The match is over. Winner:" in out
     pngs = sorted((tmp_path / "png").glob("*.png"))
