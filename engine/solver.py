@@ -32,6 +32,7 @@ from typing import cast
 
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
+from engine.rules import joker_problem
 from engine.tiles import COLORS, JOKER_VALUE_ON_RACK, Face, Tile, sort_tiles, tiles_text
 
 OBJECTIVES = ("tiles", "value")
@@ -986,6 +987,14 @@ def solve(
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
         final = _order(table, [*frozen, *new_melds])
+        if joker_problem(table, final, melded_before=True) is not None:
+            # Two table jokers leaning on one real tile of another set: the search reasons about
+            # faces, not which copy is which. Rare; keep the sets with jokers as they are.
+            fixed = [m for m in base if m.jokers]
+            again = _core([m for m in base if not m.jokers], optional, required, **options)  # type: ignore[arg-type]
+            if again is None:
+                return None
+            final = _order(table, [*fixed, *again[1]])
     table_tiles = {t for m in table for t in m.tiles}
     placed = sort_tiles(t for m in final for t in m.tiles if t not in table_tiles)
     value = (
@@ -997,7 +1006,7 @@ def solve(
 
 def check(table: Sequence[Meld], rack: Sequence[Tile], solution: Solution) -> str | None:
     """Re-validate a solution with the engine's own rules; None when it is legal."""
-    from engine.rules import joker_problem, opening_problem
+    from engine.rules import opening_problem
 
     start = Counter(t for m in table for t in m.tiles)
     final = Counter(t for m in solution.melds for t in m.tiles)

@@ -148,3 +148,18 @@ def test_duplicates_and_xp_copies() -> None:
     sol = solve(table, rack)
     assert sol is not None and check(table, rack, sol) is None
     assert len(sol.placed) == 4
+
+
+def test_two_table_jokers_never_share_one_witness() -> None:
+    # Seen in self-play: both jokers ended in K11 K12 K13 with only the K12 of one of their
+    # sets, which the commit check refuses for the other. The solver must avoid that.
+    table = [
+        Meld.parse("K11 K12 J#1=K13"),
+        Meld.parse("K10#1 J=K11 K12#1 K13"),
+        Meld.parse("K9 B9#1 R9#1"),
+        Meld.parse("B12#1 O12 R12"),
+    ]
+    rack = [Tile.parse(t) for t in ("K11#1", "R12#1", "O11", "O11#1", "O12#1")]
+    for minimal in (False, True):
+        sol = solve(table, rack, minimal_change=minimal)
+        assert sol is None or check(table, rack, sol) is None
