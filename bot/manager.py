@@ -835,7 +835,10 @@ class GameManager:
 
     async def _draft_step(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
         draft = self._draft_for(table, seat)
-        draft.apply_text(text)  # raises a one-sentence error and changes nothing
+        if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
+            await asyncio.to_thread(draft.apply_text, text)
+        else:
+            draft.apply_text(text)  # raises a one-sentence error and changes nothing
         if table.game_id is not None:
             table.version = await self.games.save_draft(
                 table.game_id, expected_version=table.version, draft=draft.steps
