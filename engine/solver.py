@@ -96,6 +96,7 @@ class _Model:
         objective: str,
         opening: bool,
         threshold: int,
+        mirrored: bool = False,
     ) -> None:
         self.must = [[0] * 15 for _ in range(4)]
         self.opt = [[0] * 15 for _ in range(4)]
@@ -135,12 +136,13 @@ class _Model:
         self.weight = [0] * 15
         self.joker_weight = [0] * 15
         for n in range(1, 14):
-            joker_points = n if opening else JOKER_VALUE_ON_RACK
+            points = 14 - n if mirrored else n  # a mirrored search still scores real numbers
+            joker_points = points if opening else JOKER_VALUE_ON_RACK
             if objective == "value":
-                self.weight[n] = n * _BIG + 1
+                self.weight[n] = points * _BIG + 1
                 self.joker_weight[n] = joker_points * _BIG + 1
             else:
-                self.weight[n] = _BIG + n
+                self.weight[n] = _BIG + points
                 self.joker_weight[n] = _BIG + joker_points
         self.max_joker_weight = max(self.joker_weight)
         # Upper bound on what the optional tiles from stage ``s`` on can still add.
@@ -450,11 +452,15 @@ class _Search:
                     break
                 if jl and n <= 11 and (13 - n) - self.cover[c][n + 1] <= jl - 1:
                     break
-                gkey = (g, 0)
-                new_g = self.gnext.get(gkey)
-                if new_g is None:
-                    new_g = self.gnext[gkey] = tuple(sorted((*g, 0))) if self.canon[n] else (*g, 0)
-                g = new_g
+                if self.canon[n]:
+                    gkey = (g, 0)
+                    new_g = self.gnext.get(gkey)
+                    if new_g is None:
+                        new_g = self.gnext[gkey] = tuple(sorted((*g, 0)))
+                    g = new_g
+                else:
+                    # A table joker of this number cares which colours are there: no sorting.
+                    g = (*g, 0)
             else:
                 if any(g) or not self.canon[n]:
                     break
@@ -913,8 +919,118 @@ def _core(
     threshold: int,
 ) -> tuple[int, list[Meld]] | None:
     """The optimum score and the sets holding ``table`` plus the placed rack tiles."""
-    model = _Model(
+    if not opening and _mirror_pays(optional):
+        mirrored = _core_mirrored(table, optional, required, objective=objective)
+        if mirrored is None:
+            return None
+        on_table = {t for m in table for t in m.tiles if t.is_joker}
+        return mirrored[0], [_tidy(_unmirror(m, mirrored[2]), on_table) for m in mirrored[1]]
+    return _core_plain(
         table, optional, required, objective=objective, opening=opening, threshold=threshold
+    )
+
+
+def _mirror_pays(optional: Sequence[Tile]) -> bool:
+    """The bound only tightens once the search has passed the rack tiles it cannot place, so
+    search from the end where the rack tiles are (numbers 13..1 when they sit high)."""
+    numbers = [t.number for t in optional if not t.is_joker]
+    return bool(numbers) and sum(numbers) > 7 * len(numbers)
+
+
+def _flip(tile: Tile) -> Tile:
+    return tile if tile.is_joker else Tile(tile.color, 14 - tile.number, tile.copy)
+
+
+def _flip_face(face: Face) -> Face:
+    return Face(face.color, 14 - face.number)
+
+
+def _mirror(meld: Meld) -> Meld:
+    tiles = [_flip(t) for t in meld.tiles]
+    pins = {
+        i: _flip_face(f)
+        for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
+        if t.is_joker
+    }
+    return Meld.build(tiles, pins, meld.kind)
+
+
+def _unmirror(meld: Meld, back: dict[Tile, Tile]) -> Meld:
+    tiles = [back[t] for t in meld.tiles]
+    pins = {
+        i: _flip_face(f)
+        for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
+        if t.is_joker
+    }
+    if meld.kind is MeldKind.GROUP:
+        pins = {}
+    return Meld.build(tiles, pins, meld.kind)
+
+
+def _tidy(meld: Meld, table_jokers: set[Tile]) -> Meld:
+    """Put a rack joker that leads a run at its end instead (J R5 R6 -> R5 R6 J) when there is
+    room, as players write it; table jokers keep their faces."""
+    if meld.kind is not MeldKind.RUN:
+        return meld
+    lead = 0
+    while (
+        lead < len(meld.tiles)
+        and meld.tiles[lead].is_joker
+        and meld.tiles[lead] not in table_jokers
+    ):
+        lead += 1
+    room = 13 - meld.faces[-1].number
+    move = min(lead, room)
+    if not move:
+        return meld
+    color = meld.faces[-1].color
+    top = meld.faces[-1].number
+    pins = {i: f for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True)) if t.is_joker}
+    for k in range(move):
+        pins[k] = Face(color, top + 1 + k)
+    return Meld.build(meld.tiles, pins, MeldKind.RUN)
+
+
+def _core_mirrored(
+    table: Sequence[Meld], optional: Sequence[Tile], required: Sequence[Tile], *, objective: str
+) -> tuple[int, list[Meld], dict[Tile, Tile]] | None:
+    """The same problem with every number n read as 14 - n (runs read backwards), scored
+    with the real numbers; the answer is mapped back by the caller."""
+    back: dict[Tile, Tile] = {}
+    for tile in [*(t for m in table for t in m.tiles), *optional, *required]:
+        back[_flip(tile)] = tile
+    found = _core_plain(
+        [_mirror(m) for m in table],
+        [_flip(t) for t in optional],
+        [_flip(t) for t in required],
+        objective=objective,
+        opening=False,
+        threshold=0,
+        mirrored=True,
+    )
+    if found is None:
+        return None
+    return found[0], found[1], back
+
+
+def _core_plain(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+    mirrored: bool = False,
+) -> tuple[int, list[Meld]] | None:
+    model = _Model(
+        table,
+        optional,
+        required,
+        objective=objective,
+        opening=opening,
+        threshold=threshold,
+        mirrored=mirrored,
     )
     _useless(model)
     search = _Search(model)

@@ -41,6 +41,7 @@ def test_extends_a_run_and_a_group_and_says_so() -> None:
     assert texts(sol.melds) in (
         ["R4 R5 R6 R7", "K9 B9 O9 J=R9"],
         ["R4 R5 R6 R7 J=R8", "K9 B9 O9"],
+        ["J=R3 R4 R5 R6 R7", "K9 B9 O9"],
     )
     assert explain(table, sol) in (
         "Added R7 to meld 1; added J to meld 2.",
