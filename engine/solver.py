@@ -186,6 +186,8 @@ class _Search:
             model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
         )
         self.memo: dict[_Key5, tuple[int, object]] = {}
+        self.nodes = 0
+        self.limit: int | None = None
         self.gnext: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self.colour_cache: dict[tuple[int, int, tuple[int, ...], int], list[_Option]] = {}
         self.group_cache: dict[tuple[tuple[int, ...], int, tuple[int, ...]], _GroupPlan | None] = {}
@@ -343,6 +345,9 @@ class _Search:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
         upper bound below ``need``: depth first, best options first, memoised with bounds."""
         s, g = self.skip(s, slots, jl, g)
+        self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise _OutOfBudget
         key = (s, slots, jl, g, val)
         hit = self.memo.get(key)
         if hit is not None and (hit[1] is not None or hit[0] < need):
@@ -909,6 +914,50 @@ def _useless(model: _Model) -> None:
         model.bound[s] = model.bound[s + 1] + add
 
 
+class _OutOfBudget(Exception):
+    """A search ran out of its node budget; its memo stays valid for the next try."""
+
+
+@dataclass
+class _Direction:
+    """One way of reading the numbers (1..13, or mirrored 13..1) with its own search."""
+
+    table: list[Meld]
+    optional: list[Tile]
+    required: list[Tile]
+    search: _Search
+    back: dict[Tile, Tile] | None  # mirrored tile -> real tile
+
+
+def _direction(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+    mirrored: bool,
+) -> _Direction:
+    back: dict[Tile, Tile] | None = None
+    if mirrored:
+        back = {_flip(t): t for t in [*(t for m in table for t in m.tiles), *optional, *required]}
+        table = [_mirror(m) for m in table]
+        optional = [_flip(t) for t in optional]
+        required = [_flip(t) for t in required]
+    model = _Model(
+        table,
+        optional,
+        required,
+        objective=objective,
+        opening=opening,
+        threshold=threshold,
+        mirrored=mirrored,
+    )
+    _useless(model)
+    return _Direction(list(table), list(optional), list(required), _Search(model), back)
+
+
 def _core(
     table: Sequence[Meld],
     optional: Sequence[Tile],
@@ -918,23 +967,54 @@ def _core(
     opening: bool,
     threshold: int,
 ) -> tuple[int, list[Meld]] | None:
-    """The optimum score and the sets holding ``table`` plus the placed rack tiles."""
-    if not opening and _mirror_pays(optional):
-        mirrored = _core_mirrored(table, optional, required, objective=objective)
-        if mirrored is None:
-            return None
-        on_table = {t for m in table for t in m.tiles if t.is_joker}
-        return mirrored[0], [_tidy(_unmirror(m, mirrored[2]), on_table) for m in mirrored[1]]
-    return _core_plain(
-        table, optional, required, objective=objective, opening=opening, threshold=threshold
-    )
+    """The optimum score and the sets holding ``table`` plus the placed rack tiles.
+
+    How fast the search is can depend a lot on which end of the numbers it starts from (the
+    bound only bites once it has passed the rack tiles that cannot be placed). Outside the
+    opening, a search that needs more than a budget of nodes is raced against the mirrored one
+    (numbers read 13..1) with a budget that doubles, and the first to finish wins."""
+    options = {"objective": objective, "opening": opening, "threshold": threshold}
+    if opening:
+        way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
+        return _finish(way, way.search.run(), table)
+    flip = False
+    ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
+    budget = 15000
+    while True:
+        for way in ways:
+            way.search.limit = way.search.nodes + budget
+            try:
+                score = way.search.run()
+            except _OutOfBudget:
+                continue
+            return _finish(way, score, table)
+        if len(ways) == 1:
+            ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
+        else:
+            budget *= 2
 
 
-def _mirror_pays(optional: Sequence[Tile]) -> bool:
-    """The bound only tightens once the search has passed the rack tiles it cannot place, so
-    search from the end where the rack tiles are (numbers 13..1 when they sit high)."""
-    numbers = [t.number for t in optional if not t.is_joker]
-    return bool(numbers) and sum(numbers) > 7 * len(numbers)
+def _finish(
+    way: _Direction, score: int, real_table: Sequence[Meld]
+) -> tuple[int, list[Meld]] | None:
+    if score == _NEG or (score <= 0 and not way.required):
+        return None
+    search = way.search
+    model = search.m
+    table = way.table
+    sets = search.arrangement()
+    sigs = _table_signatures(table, model)
+    if table:
+        sets = _split_runs(sets, Counter(sigs), model.locked)
+        if any(m.kind is MeldKind.GROUP for m in table):
+            sets = _regroup(sets, table, model)
+    chosen, _ = _assign(sets, table, sigs, model, way.required, way.optional)
+    melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
+    if way.back is not None:
+        back = way.back
+        on_table = {t for m in real_table for t in m.tiles if t.is_joker}
+        melds = [_tidy(_unmirror(m, back), on_table) for m in melds]
+    return score, melds
 
 
 def _flip(tile: Tile) -> Tile:
@@ -946,25 +1026,18 @@ def _flip_face(face: Face) -> Face:
 
 
 def _mirror(meld: Meld) -> Meld:
-    tiles = [_flip(t) for t in meld.tiles]
-    pins = {
-        i: _flip_face(f)
-        for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
-        if t.is_joker
-    }
-    return Meld.build(tiles, pins, meld.kind)
+    """The same set with every number n read as 14 - n (a run is read backwards)."""
+    pairs = [(_flip(t), _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
+    if meld.kind is MeldKind.RUN:
+        pairs.reverse()
+    return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
 
 
 def _unmirror(meld: Meld, back: dict[Tile, Tile]) -> Meld:
-    tiles = [back[t] for t in meld.tiles]
-    pins = {
-        i: _flip_face(f)
-        for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
-        if t.is_joker
-    }
-    if meld.kind is MeldKind.GROUP:
-        pins = {}
-    return Meld.build(tiles, pins, meld.kind)
+    pairs = [(back[t], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
+    if meld.kind is MeldKind.RUN:
+        pairs.reverse()
+    return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
 
 
 def _tidy(meld: Meld, table_jokers: set[Tile]) -> Meld:
@@ -989,62 +1062,6 @@ def _tidy(meld: Meld, table_jokers: set[Tile]) -> Meld:
     for k in range(move):
         pins[k] = Face(color, top + 1 + k)
     return Meld.build(meld.tiles, pins, MeldKind.RUN)
-
-
-def _core_mirrored(
-    table: Sequence[Meld], optional: Sequence[Tile], required: Sequence[Tile], *, objective: str
-) -> tuple[int, list[Meld], dict[Tile, Tile]] | None:
-    """The same problem with every number n read as 14 - n (runs read backwards), scored
-    with the real numbers; the answer is mapped back by the caller."""
-    back: dict[Tile, Tile] = {}
-    for tile in [*(t for m in table for t in m.tiles), *optional, *required]:
-        back[_flip(tile)] = tile
-    found = _core_plain(
-        [_mirror(m) for m in table],
-        [_flip(t) for t in optional],
-        [_flip(t) for t in required],
-        objective=objective,
-        opening=False,
-        threshold=0,
-        mirrored=True,
-    )
-    if found is None:
-        return None
-    return found[0], found[1], back
-
-
-def _core_plain(
-    table: Sequence[Meld],
-    optional: Sequence[Tile],
-    required: Sequence[Tile],
-    *,
-    objective: str,
-    opening: bool,
-    threshold: int,
-    mirrored: bool = False,
-) -> tuple[int, list[Meld]] | None:
-    model = _Model(
-        table,
-        optional,
-        required,
-        objective=objective,
-        opening=opening,
-        threshold=threshold,
-        mirrored=mirrored,
-    )
-    _useless(model)
-    search = _Search(model)
-    score = search.run()
-    if score == _NEG or (score <= 0 and not required):
-        return None
-    sets = search.arrangement()
-    sigs = _table_signatures(table, model)
-    if table:
-        sets = _split_runs(sets, Counter(sigs), model.locked)
-        if any(m.kind is MeldKind.GROUP for m in table):
-            sets = _regroup(sets, table, model)
-    chosen, _ = _assign(sets, table, sigs, model, required, optional)
-    return score, [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
 
 
 def solve(
