@@ -34,7 +34,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "dealt": "Game {number} of {games} is dealt. {starter} starts (highest tile in the draw).",
         "not_your_turn": "It is not your turn; it is {name}'s turn.",
         "your_turn": "{mention}, it's your turn ({time} to play).",
-        "turn_of": "{name}'s turn.",
         "played": "{name} played {tiles}.",
         "drew": "{name} drew a tile.",
         "passed": "{name} could not draw (the pool is empty) and passed.",
@@ -49,8 +48,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "match_next": "Next: game {number} of {games}.",
         "match_over": "The match is over. Winner: {names}.",
         "standings": "Standings after {played} of {games} games: {rows}.",
-        "draft_ok": "Your draft is ready: done to commit.",
-        "draft_problems": "Not yet: {problem}",
         "rack": "Your rack ({count}): {tiles}",
         "rack_new": "New: {tile}.",
         "hint_off": "Hints are off in this channel (settings hints on).",
@@ -66,7 +63,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Racks: {counts}.",
         "selected": "Selected: {tiles}; target: {target}.",
         "nothing_selected": "Pick tiles first (pick R5 R6), then place.",
-        "sorted": "Your rack is now sorted by {by}.",
         "language_set": "Language: English.",
         "help": "Commands: {verbs}. Type help <command> for how to use one.",
         "help_verb": "Usage: {usage}",
@@ -74,7 +70,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "in one colour (1 low, no 13-1). Initial meld {threshold}+ from your rack. Play a tile "
         "or draw; {seconds}s per turn (timeout: a legal play stands, else draw 1, an unfinished "
         "change rolls back and draws {penalty}). Settings: {settings}.",
-        "stale": "That button is from an earlier turn; use the newest message.",
         "error": "Something went wrong on our side; nothing was changed. Please try again.",
         "busy": "Another move on this table was saved at the same moment; nothing was changed. "
         "Please try again.",
@@ -104,7 +99,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zaczyna.",
         "not_your_turn": "To nie twoja kolej; teraz gra {name}.",
         "your_turn": "{mention}, twoja kolej ({time} na ruch).",
-        "turn_of": "Kolej: {name}.",
         "played": "{name} wykłada {tiles}.",
         "drew": "{name} dobiera kostkę.",
         "passed": "{name} nie może dobrać (bank jest pusty) i pasuje.",
@@ -119,8 +113,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "match_next": "Dalej: gra {number} z {games}.",
         "match_over": "Mecz zakończony. Zwycięzca: {names}.",
         "standings": "Tabela po {played} z {games} gier: {rows}.",
-        "draft_ok": "Twój ruch jest gotowy: wpisz done, aby zatwierdzić.",
-        "draft_problems": "Jeszcze nie: {problem}",
         "rack": "Twoja tabliczka ({count}): {tiles}",
         "rack_new": "Nowa: {tile}.",
         "hint_off": "Podpowiedzi są na tym kanale wyłączone (settings hints on).",
@@ -136,7 +128,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Kostki: {counts}.",
         "selected": "Wybrane: {tiles}; cel: {target}.",
         "nothing_selected": "Najpierw wybierz kostki (pick R5 R6), potem place.",
-        "sorted": "Tabliczka posortowana: {by}.",
         "language_set": "Język: polski.",
         "help": "Polecenia: {verbs}. Wpisz help <polecenie>, aby zobaczyć użycie.",
         "help_verb": "Użycie: {usage}",
@@ -144,7 +135,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "serie 3+ kolejnych numerów w jednym kolorze (1 najniższa, bez 13-1). Pierwsze wyłożenie "
         "{threshold}+ z własnej tabliczki. Wyłóż kostkę lub dobierz; {seconds}s na ruch. "
         "Ustawienia: {settings}.",
-        "stale": "Ten przycisk pochodzi z wcześniejszej tury; użyj najnowszej wiadomości.",
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
         "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
         "Spróbuj ponownie.",
