@@ -134,8 +134,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "rules": "Oficjalne zasady: grupy 3-4 kostek o tym samym numerze w różnych kolorach, "
         "serie 3+ kolejnych numerów w jednym kolorze (1 najniższa, bez 13-1). Pierwsze wyłożenie "
         "{threshold}+ z własnej tabliczki. Wyłóż kostkę lub dobierz; {seconds}s na ruch "
-        "(po czasie: poprawny ruch zostaje, bez zmian dobierasz 1, niedokończona zmiana jest cofana i "
-        "dobierasz {penalty}). Ustawienia: {settings}.",
+        "(po czasie: poprawny ruch zostaje, bez zmian dobierasz 1, niedokończona zmiana "
+        "jest cofana i dobierasz {penalty}). Ustawienia: {settings}.",
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
         "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
         "Spróbuj ponownie.",
