@@ -1,11 +1,17 @@
-"""Every sentence the bot says, in English and Polish.
+"""Every sentence the bot says, in English and Polish: the one message catalog.
 
-Rule errors come from the engine as English sentences; everything the bot itself says is here.
+The bot's own sentences are keyed by name (``MESSAGES``). The engine's rule errors and the
+renderers' labels are :class:`engine.messages.Msg` templates keyed by their English text; their
+Polish lives in ``bot/i18n_rules.py`` and ``bot/i18n_images.py`` and is reached through
+:func:`translator`.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from bot import i18n_images, i18n_rules
+from engine.messages import Renderable, Translate, english
 
 LANGUAGES = ("en", "pl")
 
@@ -148,6 +154,26 @@ def t(lang: str, message: str, /, **values: Any) -> str:
     table = MESSAGES.get(lang, MESSAGES["en"])
     template = table.get(message) or MESSAGES["en"][message]
     return template.format(**values)
+
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    "en": {},
+    "pl": {**i18n_rules.PL, **i18n_images.PL},
+}
+"""English template -> template in the language, for engine and renderer messages."""
+
+
+def translator(lang: str) -> Translate:
+    """The function that maps an English template to ``lang`` (itself when not translated)."""
+    table = TEMPLATES.get(lang)
+    if not table:
+        return english
+    return lambda template: table.get(template, template)
+
+
+def say(lang: str, message: Renderable) -> str:
+    """A rules error or an engine/renderer message, in ``lang``."""
+    return message.render(translator(lang))
 
 
 def duration(seconds: float) -> str:
