@@ -14,6 +14,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
@@ -29,34 +30,35 @@ PNG_COMPRESS_LEVEL = 3
 """zlib level for PNG output: level 3 encodes about twice as fast as the default 6 for a file
 about 10% larger (see benchmarks/bench_render.py)."""
 
+FONTS = Path(__file__).resolve().parent / "fonts"
+FONT_FILES = {
+    False: FONTS / "AtkinsonHyperlegible-Regular.ttf",
+    True: FONTS / "AtkinsonHyperlegible-Bold.ttf",
+}
+"""Atkinson Hyperlegible (SIL OFL, ``fonts/OFL.txt``): drawn for legibility at small sizes, and
+unlike Pillow's built-in Aileron it has the Latin Extended letters (ą ć ę ł ń ó ś ź ż, ä, é...)
+that Polish labels and players' names need."""
+
 _local = threading.local()
 
 
-def font(size: int) -> Font:
-    """Pillow's bundled scalable font (Aileron Regular) at ``size`` px, cached per thread."""
-    cache: dict[int, Font] | None = getattr(_local, "fonts", None)
+def font(size: int, bold: bool = False) -> Font:
+    """The bundled font at ``size`` px (regular or bold), cached per thread."""
+    cache: dict[tuple[int, bool], Font] | None = getattr(_local, "fonts", None)
     if cache is None:
         cache = {}
         _local.fonts = cache
-    found = cache.get(size)
+    found = cache.get((size, bold))
     if found is None:
-        loaded = ImageFont.load_default(size=size)
-        assert isinstance(loaded, ImageFont.FreeTypeFont)
-        found = cache[size] = loaded
+        found = cache[size, bold] = ImageFont.truetype(str(FONT_FILES[bold]), size)
     return found
 
 
 @functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` in the bundled font (cached: layouts ask often)."""
-    stroke = bold_stroke(size) if bold else 0
-    left, _, right, _ = font(size).getbbox(text, stroke_width=stroke)
+    left, _, right, _ = font(size, bold).getbbox(text)
     return math.ceil(right - left)
-
-
-def bold_stroke(size: int) -> int:
-    """A stroke in the ink colour thickens the regular face into a readable bold."""
-    return max(1, round(size / 30))
 
 
 def draw_text(
@@ -69,10 +71,7 @@ def draw_text(
     bold: bool = False,
     anchor: str = "la",
 ) -> None:
-    stroke = bold_stroke(size) if bold else 0
-    draw.text(
-        xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill
-    )
+    draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
 
 
 def paste_text(
@@ -88,10 +87,9 @@ def paste_text(
 ) -> None:
     """Like ``draw_text`` on a flat ``background``, from a cached sprite of the text: most
     header text (names, counts, titles) repeats from one image to the next."""
-    stroke = bold_stroke(size) if bold else 0
 
     def make() -> Image.Image:
-        box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+        box = font(size, bold).getbbox(text, anchor=anchor)
         left, top, right, bottom = (
             math.floor(box[0]),
             math.floor(box[1]),
