@@ -10,9 +10,11 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.messages import Translate, english
 from engine.tiles import Face, Tile
 from renderers.draw import TileGeometry, text_width
 from renderers.views import MeldSlot
+from renderers.words import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +104,15 @@ class MeldMetrics:
             label_size=max(14, round(tile_width * 0.37)),
         )
 
-    def tray_width(self, slot: MeldSlot) -> int:
+    def tray_width(self, slot: MeldSlot, translate: Translate = english) -> int:
         """Room for the tiles, and for an invalid meld also for its reason (up to the width
         of five tiles), since the reason is what the player needs to read."""
         n = max(1, len(slot.tiles))
         width = n * self.tile_width + (n - 1) * self.gap + 2 * self.pad
         if slot.error:
             badge = max(self.label_h, text_width(str(slot.number), self.label_size, True))
-            need = 3 * self.pad + badge + text_width(slot.error, self.label_size)
+            reason = say(slot.error, translate)
+            need = 3 * self.pad + badge + text_width(reason, self.label_size)
             width = max(width, min(need, 5 * (self.tile_width + self.gap)))
         return width
 
@@ -118,7 +121,9 @@ class MeldMetrics:
         return self.tile_height + 2 * self.pad
 
 
-def area_height(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> int:
+def area_height(
+    slots: Sequence[MeldSlot], area_width: int, tile_width: int, translate: Translate = english
+) -> int:
     """The height ``layout_melds`` would give, without placing every tile (for size search)."""
     if not slots:
         return 0
@@ -126,7 +131,7 @@ def area_height(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> 
     row_h = m.label_h + m.tray_height
     x, rows = 0, 1
     for slot in slots:
-        tw = m.tray_width(slot)
+        tw = m.tray_width(slot, translate)
         if x > 0 and x + tw > area_width:
             x = 0
             rows += 1
@@ -135,7 +140,12 @@ def area_height(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> 
 
 
 def layout_melds(
-    slots: Sequence[MeldSlot], x0: int, y0: int, area_width: int, tile_width: int
+    slots: Sequence[MeldSlot],
+    x0: int,
+    y0: int,
+    area_width: int,
+    tile_width: int,
+    translate: Translate = english,
 ) -> MeldArea:
     """Flow melds left to right, top to bottom, in number order (reading order = numbers)."""
     m = MeldMetrics.of(tile_width)
@@ -144,7 +154,7 @@ def layout_melds(
     x, y = x0, y0
     row_h = m.label_h + m.tray_height
     for slot in slots:
-        tw = m.tray_width(slot)
+        tw = m.tray_width(slot, translate)
         if x > x0 and x + tw > x0 + area_width:
             x = x0
             y += row_h + m.row_gap
@@ -164,6 +174,8 @@ def layout_melds(
     return MeldArea(tile_width, tuple(placed), tuple(tiles), height)
 
 
-def fits_width(slots: Sequence[MeldSlot], area_width: int, tile_width: int) -> bool:
+def fits_width(
+    slots: Sequence[MeldSlot], area_width: int, tile_width: int, translate: Translate = english
+) -> bool:
     m = MeldMetrics.of(tile_width)
-    return all(m.tray_width(s) <= area_width for s in slots)
+    return all(m.tray_width(s, translate) <= area_width for s in slots)

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.messages import Msg, Translate, english
 from engine.tiles import Tile
 from renderers.draw import TileGeometry, TileState, draw_text, draw_tile, encode_png, text_width
 from renderers.layout import Box, PlacedTile
 from renderers.theme import Theme, get_theme
 from renderers.views import RackView
+from renderers.words import Text, points_count, say, tiles_count
 
 RACK_TILE_WIDTH = 76
 
@@ -95,8 +97,10 @@ def paint_rack(
     theme: Theme,
     area: RackArea,
     new_tiles: frozenset[Tile],
+    translate: Translate = english,
 ) -> None:
     """The rack's tiers and ledges, the tiles, the NEW tags and optional positions."""
+    new = translate("NEW")
     _, ledge, _ = rack_metrics(area.tile_width, area.positions)
     radius = max(4, round(area.tile_width * 0.12))
     for tier in area.tiers:
@@ -124,14 +128,14 @@ def paint_rack(
         )
         if state == "new":
             size = max(12, round(area.tile_width * 0.22))
-            tw = text_width("NEW", size, bold=True) + size
+            tw = text_width(new, size, bold=True) + size
             th = round(size * 1.35)
             cx = pt.box.x + pt.box.w / 2
             y = pt.box.y - th * 0.7
             draw.rounded_rectangle(
                 (cx - tw / 2, y, cx + tw / 2, y + th), radius=th // 2, fill=theme.new_ring
             )
-            draw_text(draw, (cx, y + th / 2), "NEW", size, (255, 255, 255), bold=True, anchor="mm")
+            draw_text(draw, (cx, y + th / 2), new, size, (255, 255, 255), bold=True, anchor="mm")
         if area.positions:
             size = max(12, round(ledge * 0.62))
             cx = pt.box.x + pt.box.w / 2
@@ -139,11 +143,16 @@ def paint_rack(
             draw_text(draw, (cx, cy), str(index), size, (235, 238, 242), anchor="mm")
 
 
-def rack_title(view: RackView) -> str:
-    owner = f"{view.owner}'s rack" if view.owner else "Your rack"
+def rack_owner(view: RackView) -> Text:
+    """``Your rack`` or ``Ann's rack``."""
+    return Msg("{name}'s rack", name=view.owner) if view.owner else Msg("Your rack")
+
+
+def rack_title(view: RackView, translate: Translate = english) -> str:
+    """``Your rack · 14 tiles · 87 points``."""
     points = sum(t.rack_value for t in view.tiles)
-    count = len(view.tiles)
-    return f"{owner} · {count} tile{'s' if count != 1 else ''} · {points} points"
+    parts = (rack_owner(view), tiles_count(len(view.tiles)), points_count(points))
+    return " · ".join(say(part, translate) for part in parts)
 
 
 def draw_rack(
@@ -152,6 +161,7 @@ def draw_rack(
     theme: str | Theme = "light",
     tile_width: int = RACK_TILE_WIDTH,
     positions: bool = False,
+    translate: Translate = english,
 ) -> Image.Image:
     """The rack as a Pillow image (use ``render_rack`` for PNG bytes)."""
     th = get_theme(theme)
@@ -159,7 +169,7 @@ def draw_rack(
     title_size = max(18, round(tile_width * 0.36))
     title_h = round(title_size * 1.7)
     area = rack_layout(view, tile_width=tile_width, positions=positions)
-    title = rack_title(view)
+    title = rack_title(view, translate)
     width = max(area.width + 2 * margin, text_width(title, title_size, True) + 2 * margin, 360)
     height = margin + title_h + area.height + margin
     canvas = Image.new("RGB", (width, height), th.background)
@@ -178,12 +188,12 @@ def draw_rack(
         draw_text(
             draw,
             (tier.x + tier.w // 2, tier.y + tier.h // 2),
-            "empty",
+            translate("empty"),
             title_size,
             th.muted,
             anchor="mm",
         )
-    paint_rack(canvas, draw, th, area, view.new_tiles)
+    paint_rack(canvas, draw, th, area, view.new_tiles, translate)
     return canvas
 
 
@@ -209,8 +219,11 @@ def render_rack(
     theme: str | Theme = "light",
     tile_width: int = RACK_TILE_WIDTH,
     positions: bool = False,
+    translate: Translate = english,
 ) -> bytes:
     """PNG bytes of the rack image: pure and thread-safe."""
     th = get_theme(theme)
-    image = draw_rack(view, theme=th, tile_width=tile_width, positions=positions)
+    image = draw_rack(
+        view, theme=th, tile_width=tile_width, positions=positions, translate=translate
+    )
     return encode_png(image, th)

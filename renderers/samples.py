@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine.messages import Msg, Translate, english
 from engine.tiles import COLORS, Edition
 from renderers.draft import render_draft
 from renderers.rack import render_rack
@@ -24,6 +25,7 @@ from renderers.views import (
     StandingRow,
     StandingsView,
     TableView,
+    invalid_meld_problems,
     slots_from_text,
     tiles_from_text,
 )
@@ -66,8 +68,8 @@ def opening_table() -> TableView:
         pool_size=48,
         seconds_left=54,
         highlight=frozenset(slots[1].tiles),
-        title="Rummikub · turn 4",
-        caption="Carol opened with R11 R12 R13 (36 points)",
+        title=Msg("Rummikub · turn {turn}", turn=4),
+        caption=Msg("{name} played {tiles}", name="Carol", tiles="R11 R12 R13"),
     )
 
 
@@ -88,8 +90,8 @@ def late_game_table() -> TableView:
         pool_size=7,
         seconds_left=8,
         highlight=frozenset(moved),
-        title="Rummikub · turn 41",
-        caption="Alice rearranged melds 6 and 16 and played R5",
+        title=Msg("Rummikub · turn {turn}", turn=41),
+        caption=Msg("{name} played {tiles}", name="Alice", tiles="R5"),
     )
 
 
@@ -102,7 +104,7 @@ def full_table(edition: Edition = Edition.CLASSIC) -> TableView:
         pool_size=0,
         seconds_left=60,
         highlight=frozenset(slots[-1].tiles),
-        title=f"Every tile on the table ({edition.size})",
+        title=Msg("Every tile on the table ({count})", count=edition.size),
     )
 
 
@@ -118,11 +120,7 @@ def sample_draft() -> DraftView:
         "R7 K1 K2 B9 O12 J R1 K13", used=[t for s in slots for t in s.tiles]
     )
     changed = frozenset(slots[2].tiles) | frozenset(slots[4].tiles) | {slots[3].tiles[-1]}
-    problems = tuple(
-        f"Meld {s.number} ({' '.join(s.labels())}) is not valid: {s.error}."
-        for s in slots
-        if s.error
-    )
+    problems = invalid_meld_problems(slots)
     return DraftView(
         slots,
         RackView(rack_tiles),
@@ -142,10 +140,10 @@ def sample_match() -> StandingsView:
     )
     return StandingsView(
         rows,
-        title="Match standings",
-        subtitle="After game 3 of 4",
+        title=Msg("Match standings"),
+        subtitle=Msg("After game {number} of {games}", number=3, games=4),
         kind="match",
-        notes=("Most games won wins the match; total score breaks ties.",),
+        notes=(Msg("Most games won wins the match; total score breaks ties."),),
     )
 
 
@@ -157,32 +155,47 @@ def sample_game_end() -> StandingsView:
         StandingRow("Dmitri", -75, delta=-30, rack=tiles_from_text("J")),
     )
     return StandingsView(
-        rows, title="Rummikub! Alice wins game 3", subtitle="Game 3 of 4", kind="game"
+        rows,
+        title=Msg("Rummikub! {name} wins game {number}", name="Alice", number=3),
+        subtitle=Msg("Game {number} of {games}", number=3, games=4),
+        kind="game",
     )
 
 
-SAMPLES: dict[str, Callable[[str], bytes]] = {
-    "table-opening.png": lambda theme: render_table(opening_table(), theme=theme),
-    "table-late-game.png": lambda theme: render_table(late_game_table(), theme=theme),
-    "table-full.png": lambda theme: render_table(full_table(), theme=theme),
-    "table-full-xp.png": lambda theme: render_table(full_table(Edition.XP), theme=theme),
-    "rack.png": lambda theme: render_rack(sample_rack(), theme=theme, positions=True),
-    "draft-invalid.png": lambda theme: render_draft(sample_draft(), theme=theme),
-    "game-end.png": lambda theme: render_standings(sample_game_end(), theme=theme),
-    "match-standings.png": lambda theme: render_standings(sample_match(), theme=theme),
+SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
+    "table-opening.png": lambda theme, tr: render_table(opening_table(), theme=theme, translate=tr),
+    "table-late-game.png": lambda theme, tr: render_table(
+        late_game_table(), theme=theme, translate=tr
+    ),
+    "table-full.png": lambda theme, tr: render_table(full_table(), theme=theme, translate=tr),
+    "table-full-xp.png": lambda theme, tr: render_table(
+        full_table(Edition.XP), theme=theme, translate=tr
+    ),
+    "rack.png": lambda theme, tr: render_rack(
+        sample_rack(), theme=theme, positions=True, translate=tr
+    ),
+    "draft-invalid.png": lambda theme, tr: render_draft(sample_draft(), theme=theme, translate=tr),
+    "game-end.png": lambda theme, tr: render_standings(
+        sample_game_end(), theme=theme, translate=tr
+    ),
+    "match-standings.png": lambda theme, tr: render_standings(
+        sample_match(), theme=theme, translate=tr
+    ),
 }
 
 
-def write_samples(folder: Path, themes: Sequence[str] = ("light", "dark")) -> list[Path]:
+def write_samples(
+    folder: Path, themes: Sequence[str] = ("light", "dark"), translate: Translate = english
+) -> list[Path]:
     """Draw every sample in every theme into ``folder`` (``table-opening.png``,
-    ``table-opening-dark.png``...) and return the paths written."""
+    ``table-opening-dark.png``...), its words said through ``translate``; return the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for theme in themes:
         for name, render in SAMPLES.items():
             stem = name.removesuffix(".png")
             path = folder / (name if theme == "light" else f"{stem}-{theme}.png")
-            path.write_bytes(render(theme))
+            path.write_bytes(render(theme, translate))
             written.append(path)
     return written
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from engine.messages import Translate, english
 from renderers.draw import (
     TileGeometry,
     draw_text,
@@ -19,6 +20,7 @@ from renderers.draw import (
 from renderers.table import fit_text
 from renderers.theme import Theme, get_theme
 from renderers.views import StandingRow, StandingsView
+from renderers.words import say
 
 STANDINGS_WIDTH = 960
 
@@ -54,7 +56,11 @@ def _signed(value: int) -> str:
 
 
 def draw_standings(
-    view: StandingsView, *, theme: str | Theme = "light", width: int = STANDINGS_WIDTH
+    view: StandingsView,
+    *,
+    theme: str | Theme = "light",
+    width: int = STANDINGS_WIDTH,
+    translate: Translate = english,
 ) -> Image.Image:
     """The standings as a Pillow image (use ``render_standings`` for PNG bytes)."""
     if width < 480:
@@ -74,16 +80,15 @@ def draw_standings(
     draw_text(
         draw,
         (margin, margin + title_size / 2),
-        fit_text(view.title, title_size, width - 2 * margin, bold=True),
+        fit_text(say(view.title, translate), title_size, width - 2 * margin, bold=True),
         title_size,
         th.text,
         bold=True,
         anchor="lm",
     )
     if view.subtitle:
-        draw_text(
-            draw, (margin, margin + round(66 * u)), view.subtitle, sub_size, th.muted, anchor="lm"
-        )
+        subtitle = fit_text(say(view.subtitle, translate), sub_size, width - 2 * margin)
+        draw_text(draw, (margin, margin + round(66 * u)), subtitle, sub_size, th.muted, anchor="lm")
     right = width - margin
     if view.kind == "game":
         columns = [
@@ -94,10 +99,26 @@ def draw_standings(
     else:
         columns = [("Games won", right - round(190 * u)), ("Score", right)]
     hy = top + head_h / 2
-    draw_text(draw, (margin + round(70 * u), hy), "Player", round(20 * u), th.muted, anchor="lm")
-    for name, x in columns:
-        anchor = "lm" if name == "Left on rack" else "rm"
-        draw_text(draw, (x, hy), name, round(20 * u), th.muted, anchor=anchor)
+    head_size = round(20 * u)
+    gap = round(12 * u)
+    player_x = margin + round(70 * u)
+    # (label, x, anchor, room): each heading is cut to the room its column has.
+    heads = [("Player", player_x, "lm", columns[0][1] - player_x - gap)]
+    if view.kind == "game":
+        rack_room = columns[1][1] - round(150 * u) - columns[0][1]
+        heads += [
+            ("Left on rack", columns[0][1], "lm", rack_room),
+            ("This game", columns[1][1], "rm", round(150 * u) - gap),
+            ("Total", columns[2][1], "rm", columns[2][1] - columns[1][1] - gap),
+        ]
+    else:
+        heads += [
+            ("Games won", columns[0][1], "rm", round(190 * u)),
+            ("Score", columns[1][1], "rm", columns[1][1] - columns[0][1] - gap),
+        ]
+    for label, x, anchor, room in heads:
+        text = fit_text(translate(label), head_size, max(20, room))
+        draw_text(draw, (x, hy), text, head_size, th.muted, anchor=anchor)
     y = top + head_h
     for index, (rank, row) in enumerate(rows):
         fill = th.tray if index % 2 == 0 else th.background
@@ -135,14 +156,24 @@ def draw_standings(
         draw_text(
             draw,
             (margin + round(70 * u), cy),
-            fit_text(row.name, cell, name_w, bold=True),
+            fit_text(say(row.name, translate), cell, name_w, bold=True),
             cell,
             ink,
             bold=True,
             anchor="lm",
         )
         if view.kind == "game":
-            _rack(canvas, draw, th, row, columns[0][1], columns[1][1] - round(150 * u), cy, u, fill)
+            _rack(
+                canvas,
+                draw,
+                th,
+                row,
+                (columns[0][1], columns[1][1] - round(150 * u)),
+                cy,
+                u,
+                fill,
+                translate,
+            )
             if row.delta is not None:
                 good = row.delta >= 0
                 color = th.accent if good else th.error
@@ -177,7 +208,7 @@ def draw_standings(
         draw_text(
             draw,
             (margin, y + round(14 * u)),
-            fit_text(note, round(22 * u), width - 2 * margin),
+            fit_text(say(note, translate), round(22 * u), width - 2 * margin),
             round(22 * u),
             th.muted,
             anchor="lm",
@@ -191,15 +222,17 @@ def _rack(
     draw: ImageDraw.ImageDraw,
     theme: Theme,
     row: StandingRow,
-    x0: int,
-    x1: int,
+    span: tuple[int, int],
     cy: float,
     u: float,
     background: tuple[int, int, int],
+    translate: Translate,
 ) -> None:
     """The tiles left on a player's rack, as small tiles (shrunk to fit the column)."""
+    x0, x1 = span
     if not row.rack:
-        label = "out!" if row.is_winner else "none"
+        label = translate("out!" if row.is_winner else "none")
+        label = fit_text(label, round(24 * u), x1 - x0)
         draw_text(draw, (x0, cy), label, round(24 * u), theme.muted, anchor="lm")
         return
     n = len(row.rack)
@@ -227,8 +260,12 @@ def _rack(
 
 
 def render_standings(
-    view: StandingsView, *, theme: str | Theme = "light", width: int = STANDINGS_WIDTH
+    view: StandingsView,
+    *,
+    theme: str | Theme = "light",
+    width: int = STANDINGS_WIDTH,
+    translate: Translate = english,
 ) -> bytes:
     """PNG bytes of the standings image: pure and thread-safe."""
     th = get_theme(theme)
-    return encode_png(draw_standings(view, theme=th, width=width), th)
+    return encode_png(draw_standings(view, theme=th, width=width, translate=translate), th)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.messages import Msg, Translate, english
 from engine.tiles import Tile
 from renderers.draw import (
     TileState,
@@ -31,6 +32,7 @@ from renderers.draw import (
 from renderers.layout import Box, MeldArea, MeldMetrics, area_height, fits_width, layout_melds
 from renderers.theme import Theme, get_theme
 from renderers.views import MeldSlot, PlayerInfo, TableView, clock_text
+from renderers.words import say
 
 DEFAULT_WIDTH = 1200
 TILE_SIZES = (88, 80, 72, 64, 58, 52, 48, 44, 40, 36)
@@ -91,35 +93,36 @@ def _unit(width: int) -> float:
     return width / DEFAULT_WIDTH
 
 
-def _chip_size(player: PlayerInfo, u: float) -> tuple[int, int, str]:
+def _chip_size(player: PlayerInfo, u: float, translate: Translate) -> tuple[int, int, str]:
     h = round(46 * u)
     size = round(24 * u)
-    name = fit_text(player.name or "?", size, round(260 * u), bold=True)
+    name = fit_text(say(player.name, translate) or "?", size, round(260 * u), bold=True)
     w = round(16 * u) + text_width(name, size, bold=True) + round(12 * u) + round(40 * u)
     if player.is_current:
         w += round(26 * u)
-    note = chip_note(player)
+    note = chip_note(player, translate)
     if note:
         w += text_width(note, round(17 * u)) + round(10 * u)
     w += round(14 * u)
     return w, h, name
 
 
-def chip_note(player: PlayerInfo) -> str:
+def chip_note(player: PlayerInfo, translate: Translate = english) -> str:
     """The small grey words after the tile count: "AI", "no meld"."""
-    return " · ".join(
-        word for word, on in (("AI", player.is_ai), ("no meld", not player.melded)) if on
-    )
+    words = (("AI", player.is_ai), ("no meld", not player.melded))
+    return " · ".join(translate(word) for word, on in words if on)
 
 
-def layout_header(players: Sequence[PlayerInfo], width: int, margin: int) -> Header:
+def layout_header(
+    players: Sequence[PlayerInfo], width: int, margin: int, translate: Translate = english
+) -> Header:
     u = _unit(width)
     y = margin + round(56 * u)
     x = margin
     chips: list[tuple[PlayerInfo, Box]] = []
     row_h = round(46 * u)
     for player in players:
-        w, h, _ = _chip_size(player, u)
+        w, h, _ = _chip_size(player, u, translate)
         if x > margin and x + w > width - margin:
             x = margin
             y += row_h + round(10 * u)
@@ -158,6 +161,7 @@ def draw_status(
     title: str,
     seconds_left: int | None,
     pool_size: int | None,
+    translate: Translate = english,
 ) -> None:
     """Title on the left; time left and pool size as chips on the right."""
     u = _unit(width)
@@ -167,7 +171,10 @@ def draw_status(
     for kind, value in (("pool", pool_size), ("clock", seconds_left)):
         if value is None:
             continue
-        text = f"{value} in pool" if kind == "pool" else clock_text(value)
+        if kind == "pool":
+            text = say(Msg("{count} in pool", count=value), translate)
+        else:
+            text = clock_text(value)
         chip = _status_chip(theme, kind, text, kind == "clock" and value <= 10, u)
         x -= chip.width
         canvas.paste(chip, (x, y))
@@ -186,12 +193,13 @@ def draw_status(
     )
 
 
-def _player_chip(theme: Theme, player: PlayerInfo, u: float) -> Image.Image:
+def _player_chip(theme: Theme, player: PlayerInfo, u: float, translate: Translate) -> Image.Image:
     """A cached chip: play marker for the current player, name, tile count on a little tile,
     and notes ("AI", "no meld" until the initial meld is made)."""
+    w, h, name = _chip_size(player, u, translate)
+    note = chip_note(player, translate)
 
     def make() -> Image.Image:
-        w, h, name = _chip_size(player, u)
         im = Image.new("RGB", (w, h), theme.background)
         d = ImageDraw.Draw(im)
         current = player.is_current
@@ -216,50 +224,64 @@ def _player_chip(theme: Theme, player: PlayerInfo, u: float) -> Image.Image:
         count = str(player.tile_count)
         draw_text(d, (x + tw / 2, cy), count, round(20 * u), (32, 33, 36), bold=True, anchor="mm")
         x += tw + round(10 * u)
-        note = chip_note(player)
         if note:
             muted = ink if current else theme.muted
             draw_text(d, (x, cy), note, round(17 * u), muted, anchor="lm")
         return im
 
-    return cached_sprite(("player", theme, player, u), make)
+    key = ("player", theme, player.is_current, player.tile_count, name, note, w, u)
+    return cached_sprite(key, make)
 
 
-def draw_players(canvas: Image.Image, theme: Theme, width: int, header: Header) -> None:
+def draw_players(
+    canvas: Image.Image,
+    theme: Theme,
+    width: int,
+    header: Header,
+    translate: Translate = english,
+) -> None:
     u = _unit(width)
     for player, box in header.chips:
-        canvas.paste(_player_chip(theme, player, u), (box.x, box.y))
+        canvas.paste(_player_chip(theme, player, u, translate), (box.x, box.y))
 
 
 def choose_tile_width(
-    slots: Sequence[MeldSlot], area_width: int, max_area_height: int, width: int
+    slots: Sequence[MeldSlot],
+    area_width: int,
+    max_area_height: int,
+    width: int,
+    translate: Translate = english,
 ) -> int:
     """The largest tile size whose layout fits the area (the smallest one if none does)."""
     u = _unit(width)
     sizes = [max(24, round(s * u)) for s in TILE_SIZES]
     for size in sizes:
-        if not fits_width(slots, area_width, size):
+        if not fits_width(slots, area_width, size, translate):
             continue
-        if area_height(slots, area_width, size) <= max_area_height:
+        if area_height(slots, area_width, size, translate) <= max_area_height:
             return size
     return sizes[-1]
 
 
 def layout_table(
-    view: TableView, *, width: int = DEFAULT_WIDTH, max_height: int | None = None
+    view: TableView,
+    *,
+    width: int = DEFAULT_WIDTH,
+    max_height: int | None = None,
+    translate: Translate = english,
 ) -> TableLayout:
     """Where every part of the table image goes (the same layout ``draw_table`` paints)."""
     if width < 480:
         raise ValueError(f"A table image needs a width of at least 480 pixels, not {width}.")
     u = _unit(width)
     margin = round(28 * u)
-    header = layout_header(view.players, width, margin)
+    header = layout_header(view.players, width, margin, translate)
     caption_h = round(50 * u) if view.caption else 0
     limit = max_height if max_height is not None else round(width * 0.9)
     area_w = width - 2 * margin
     area_max = max(100, limit - header.height - caption_h - margin)
-    tile_w = choose_tile_width(view.melds, area_w, area_max, width)
-    area = layout_melds(view.melds, margin, header.height, area_w, tile_w)
+    tile_w = choose_tile_width(view.melds, area_w, area_max, width, translate)
+    area = layout_melds(view.melds, margin, header.height, area_w, tile_w, translate)
     area_h = area.height if view.melds else round(160 * u)
     area_box = Box(margin, header.height, area_w, area_h)
     y = header.height + area_h + round(14 * u)
@@ -279,6 +301,7 @@ def paint_melds(
     state_of: Callable[[Tile], TileState],
     *,
     show_reasons: bool = True,
+    translate: Translate = english,
 ) -> None:
     """Trays, number badges (with the reason for an invalid meld) and tiles."""
     m = MeldMetrics.of(area.tile_width)
@@ -312,10 +335,12 @@ def paint_melds(
         canvas.paste(badge, (bx, by))
         if bad and show_reasons and pm.slot.error:
             start = bx + badge.width + m.pad // 2
-            reason = fit_text(pm.slot.error, size, max(10, pm.label.right - start))
+            reason = say(pm.slot.error, translate)
+            reason = fit_text(reason, size, max(10, pm.label.right - start))
             paste_text(canvas, (start, by + bh / 2), reason, size, theme.error, fill, anchor="lm")
         if not pm.slot.tiles:
-            paste_text(canvas, t.center, "empty", size, theme.muted, fill, anchor="mm")
+            empty = fit_text(translate("empty"), size, t.w - 2 * m.pad)
+            paste_text(canvas, t.center, empty, size, theme.muted, fill, anchor="mm")
     for pt in area.tiles:
         joker = pt.tile.copy if pt.tile.is_joker else None
         draw_tile(
@@ -363,10 +388,12 @@ def draw_table(
     theme: str | Theme = "light",
     width: int = DEFAULT_WIDTH,
     max_height: int | None = None,
+    translate: Translate = english,
 ) -> Image.Image:
-    """The table as a Pillow image (use ``render_table`` for PNG bytes)."""
+    """The table as a Pillow image (use ``render_table`` for PNG bytes); ``translate`` says
+    its words in the reader's language."""
     th = get_theme(theme)
-    lay = layout_table(view, width=width, max_height=max_height)
+    lay = layout_table(view, width=width, max_height=max_height, translate=translate)
     canvas = Image.new("RGB", (lay.width, lay.height), th.background)
     draw = ImageDraw.Draw(canvas)
     draw_status(
@@ -374,33 +401,30 @@ def draw_table(
         th,
         width,
         lay.margin,
-        title=view.title,
+        title=say(view.title, translate),
         seconds_left=view.seconds_left,
         pool_size=view.pool_size,
+        translate=translate,
     )
-    draw_players(canvas, th, width, lay.header)
+    draw_players(canvas, th, width, lay.header, translate)
     if view.melds:
         highlight = view.highlight
 
         def state_of(tile: Tile) -> TileState:
             return "highlight" if tile in highlight else "plain"
 
-        paint_melds(canvas, draw, th, lay.area, state_of)
+        paint_melds(canvas, draw, th, lay.area, state_of, translate=translate)
     else:
         b = lay.area_box
         draw.rounded_rectangle(
             (b.x, b.y, b.right, b.bottom), radius=round(18 * _unit(width)), fill=th.tray
         )
-        draw_text(
-            draw,
-            b.center,
-            "No melds on the table yet",
-            round(30 * _unit(width)),
-            th.muted,
-            anchor="mm",
-        )
+        size = round(30 * _unit(width))
+        empty = fit_text(translate("No melds on the table yet"), size, b.w - 2 * lay.margin)
+        draw_text(draw, b.center, empty, size, th.muted, anchor="mm")
     if lay.caption_box is not None:
-        draw_caption(canvas, draw, th, lay.caption_box, view.caption, width)
+        caption = say(view.caption, translate)
+        draw_caption(canvas, draw, th, lay.caption_box, caption, width)
     return canvas
 
 
@@ -410,7 +434,9 @@ def render_table(
     theme: str | Theme = "light",
     width: int = DEFAULT_WIDTH,
     max_height: int | None = None,
+    translate: Translate = english,
 ) -> bytes:
     """PNG bytes of the table image: pure and thread-safe (call it via ``asyncio.to_thread``)."""
     th = get_theme(theme)
-    return encode_png(draw_table(view, theme=th, width=width, max_height=max_height), th)
+    image = draw_table(view, theme=th, width=width, max_height=max_height, translate=translate)
+    return encode_png(image, th)

@@ -8,11 +8,10 @@ the codes for a terminal and shows marked tiles in reverse video instead of brac
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+from engine.messages import Msg, Translate, english
 from engine.tiles import Color, Face, Tile
+from renderers.rack import rack_owner
 from renderers.standings import ranks
-from renderers.theme import COLOR_NAMES
 from renderers.views import (
     DraftView,
     MeldSlot,
@@ -22,6 +21,7 @@ from renderers.views import (
     TableView,
     clock_text,
 )
+from renderers.words import Text, points_count, say, tiles_count
 
 EMOJI: dict[Color | None, str] = {
     Color.BLACK: "⬛",
@@ -69,73 +69,110 @@ def tile_text(
 
 
 def meld_line(
-    slot: MeldSlot, marked: frozenset[Tile], *, emoji: bool = False, ansi: bool = False
+    slot: MeldSlot,
+    marked: frozenset[Tile],
+    *,
+    emoji: bool = False,
+    ansi: bool = False,
+    translate: Translate = english,
 ) -> str:
     number = f"{slot.number:>2}."
     if not slot.tiles:
-        return f"{number} (empty)"
+        return f"{number} " + translate("(empty)")
     tiles = " ".join(
         tile_text(t, f, marked=t in marked, emoji=emoji, ansi=ansi)
         for t, f in zip(slot.tiles, slot.faces, strict=True)
     )
     if slot.error:
-        return f"{number} {tiles}   <- not valid: {slot.error}"
+        return f"{number} {tiles}   " + say(
+            Msg("<- not valid: {reason}", reason=slot.error), translate
+        )
     return f"{number} {tiles}"
 
 
-def player_text(player: PlayerInfo) -> str:
-    tiles = f"{player.tile_count} tile{'s' if player.tile_count != 1 else ''}"
+def player_text(player: PlayerInfo, translate: Translate = english) -> str:
     notes = []
     if player.is_current:
-        notes.append("to play")
+        notes.append(translate("to play"))
     if not player.melded:
-        notes.append("no meld yet")
+        notes.append(translate("no meld yet"))
     if player.is_ai:
-        notes.append("AI")
+        notes.append(translate("AI"))
     extra = f" ({', '.join(notes)})" if notes else ""
-    return f"{player.name} {tiles}{extra}"
+    return f"{say(player.name, translate)} {say(tiles_count(player.tile_count), translate)}{extra}"
 
 
-def status_line(current: PlayerInfo | None, seconds_left: int | None, pool_size: int | None) -> str:
-    parts = []
+def status_line(
+    current: PlayerInfo | None,
+    seconds_left: int | None,
+    pool_size: int | None,
+    translate: Translate = english,
+) -> str:
+    parts: list[Text] = []
     if current is not None:
-        parts.append(f"{current.name} to play")
+        parts.append(Msg("{name} to play", name=current.name))
     if seconds_left is not None:
-        parts.append(f"{clock_text(seconds_left)} left")
+        parts.append(Msg("{time} left", time=clock_text(seconds_left)))
     if pool_size is not None:
-        parts.append(f"{pool_size} in pool")
-    return " · ".join(parts)
+        parts.append(Msg("{count} in pool", count=pool_size))
+    return " · ".join(say(part, translate) for part in parts)
 
 
-def table_text(view: TableView, *, emoji: bool = False, ansi: bool = False) -> str:
+def _mark(ansi: bool, translate: Translate) -> str:
+    """What marked tiles look like: ``[ ]``, or the word "marked" where reverse video marks."""
+    return translate("marked") if ansi else "[ ]"
+
+
+def table_text(
+    view: TableView, *, emoji: bool = False, ansi: bool = False, translate: Translate = english
+) -> str:
     """The table as text: title, status, players in turn order, numbered melds."""
-    lines = [view.title]
-    status = status_line(view.current, view.seconds_left, view.pool_size)
+    lines = [say(view.title, translate)]
+    status = status_line(view.current, view.seconds_left, view.pool_size, translate)
     if status:
         lines.append(status)
     if view.players:
-        lines.append("Players: " + ", ".join(player_text(p) for p in view.players))
+        players = ", ".join(player_text(p, translate) for p in view.players)
+        lines.append(say(Msg("Players: {players}", players=players), translate))
     if view.melds:
-        lines += [meld_line(m, view.highlight, emoji=emoji, ansi=ansi) for m in view.melds]
+        lines += [
+            meld_line(m, view.highlight, emoji=emoji, ansi=ansi, translate=translate)
+            for m in view.melds
+        ]
     else:
-        lines.append("No melds on the table yet.")
-    legend = "marked" if ansi else "[ ]"
-    if view.highlight:
-        lines.append(f"{legend} = last move" + (f": {view.caption}" if view.caption else ""))
+        lines.append(translate("No melds on the table yet."))
+    mark = _mark(ansi, translate)
+    if view.highlight and view.caption:
+        last = Msg("{mark} = last move: {caption}", mark=mark, caption=view.caption)
+        lines.append(say(last, translate))
+    elif view.highlight:
+        lines.append(say(Msg("{mark} = last move", mark=mark), translate))
     elif view.caption:
-        lines.append(view.caption)
+        lines.append(say(view.caption, translate))
     return "\n".join(lines)
 
 
 def rack_text(
-    view: RackView, *, emoji: bool = False, ansi: bool = False, positions: bool = False
+    view: RackView,
+    *,
+    emoji: bool = False,
+    ansi: bool = False,
+    positions: bool = False,
+    translate: Translate = english,
 ) -> str:
     """The rack in display order; just-drawn tiles are marked."""
-    owner = f"{view.owner}'s rack" if view.owner else "Your rack"
     points = sum(t.rack_value for t in view.tiles)
-    head = f"{owner} ({len(view.tiles)} tiles, {points} points):"
+    head = say(
+        Msg(
+            "{owner} ({tiles}, {points}):",
+            owner=rack_owner(view),
+            tiles=tiles_count(len(view.tiles)),
+            points=points_count(points),
+        ),
+        translate,
+    )
     if not view.tiles:
-        return f"{head} empty"
+        return f"{head} " + translate("empty")
     codes = []
     for index, tile in enumerate(view.ordered(), start=1):
         code = tile_text(tile, marked=tile in view.new_tiles, emoji=emoji, ansi=ansi)
@@ -143,26 +180,37 @@ def rack_text(
     lines = [head, " ".join(codes)]
     if view.new_tiles:
         drawn = " ".join(str(t) for t in view.new_tiles)
-        lines.append(f"{'marked' if ansi else '[ ]'} = just drawn: {drawn}")
+        mark = _mark(ansi, translate)
+        lines.append(say(Msg("{mark} = just drawn: {tiles}", mark=mark, tiles=drawn), translate))
     return "\n".join(lines)
 
 
-def draft_text(view: DraftView, *, emoji: bool = False, ansi: bool = False) -> str:
+def draft_text(
+    view: DraftView, *, emoji: bool = False, ansi: bool = False, translate: Translate = english
+) -> str:
     """The draft as text: melds (invalid ones with their reason), problems and the rack left."""
-    head = f"{view.title} · {view.player}" if view.player else view.title
+    head = say(view.title, translate)
+    if view.player:
+        head += " · " + say(view.player, translate)
     if view.seconds_left is not None:
-        head += f" · {clock_text(view.seconds_left)} left"
+        head += " · " + say(Msg("{time} left", time=clock_text(view.seconds_left)), translate)
     lines = [head]
-    lines += [meld_line(m, view.changed, emoji=emoji, ansi=ansi) for m in view.melds]
+    lines += [
+        meld_line(m, view.changed, emoji=emoji, ansi=ansi, translate=translate) for m in view.melds
+    ]
     if not view.melds:
-        lines.append("The table is empty.")
+        lines.append(translate("The table is empty."))
     if view.changed:
-        lines.append(f"{'marked' if ansi else '[ ]'} = placed or moved this turn")
+        mark = _mark(ansi, translate)
+        lines.append(say(Msg("{mark} = placed or moved this turn", mark=mark), translate))
     if view.is_legal:
-        lines.append("Legal: done will commit it." if view.changed else "All melds are valid.")
+        lines.append(
+            translate("Legal: done will commit it." if view.changed else "All melds are valid.")
+        )
     else:
-        lines += [f"! {p}" for p in view.problems] or ["! Not legal yet."]
-    lines.append(rack_text(view.rack, emoji=emoji, ansi=ansi))
+        problems = [f"! {say(p, translate)}" for p in view.problems]
+        lines += problems or ["! " + translate("Not legal yet.")]
+    lines.append(rack_text(view.rack, emoji=emoji, ansi=ansi, translate=translate))
     return "\n".join(lines)
 
 
@@ -170,29 +218,24 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def standings_text(view: StandingsView) -> str:
-    lines = [view.title]
+def standings_text(view: StandingsView, *, translate: Translate = english) -> str:
+    lines = [say(view.title, translate)]
     if view.subtitle:
-        lines.append(view.subtitle)
+        lines.append(say(view.subtitle, translate))
     for rank, row in ranks(view):
-        parts = [f"{rank}. {row.name}"]
+        parts: list[Text] = [f"{rank}. {say(row.name, translate)}"]
         if view.kind == "game":
             if row.delta is not None:
-                parts.append(f"{_signed(row.delta)} this game")
-            left = " ".join(str(t) for t in row.rack) or ("out" if row.is_winner else "none")
-            parts.append(f"left: {left}")
+                parts.append(Msg("{points} this game", points=_signed(row.delta)))
+            left: Text = " ".join(str(t) for t in row.rack) or (
+                Msg("out") if row.is_winner else Msg("none")
+            )
+            parts.append(Msg("left: {tiles}", tiles=left))
         elif row.games_won is not None:
-            parts.append(f"{row.games_won} won")
-        parts.append(f"total {_signed(row.score)}")
+            parts.append(Msg("{count} won", count=row.games_won))
+        parts.append(Msg("total {points}", points=_signed(row.score)))
         if row.is_winner:
-            parts.append("winner")
-        lines.append(", ".join(parts))
-    lines += list(view.notes)
+            parts.append(Msg("winner"))
+        lines.append(", ".join(say(part, translate) for part in parts))
+    lines += [say(note, translate) for note in view.notes]
     return "\n".join(lines)
-
-
-def color_legend(colors: Iterable[Color]) -> str:
-    """``R = red (diamond)``-style lines, for help texts."""
-    from renderers.theme import SHAPES
-
-    return "\n".join(f"{c.code} = {COLOR_NAMES[c]} ({SHAPES[c]})" for c in colors)

@@ -28,13 +28,6 @@ SHAPES: dict[Color, str] = {
     Color.RED: "diamond",
 }
 
-COLOR_NAMES: dict[Color, str] = {
-    Color.BLACK: "black",
-    Color.BLUE: "blue",
-    Color.ORANGE: "orange",
-    Color.RED: "red",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Theme:

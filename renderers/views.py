@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Literal
 
 from engine.errors import InvalidMeldError
 from engine.melds import Meld, analyse
+from engine.messages import Msg
 from engine.notation import parse_meld_tokens, parse_tokens
 from engine.scoring import EndReason
 from engine.tiles import Face, Tile, distinct_copies, sort_tiles
+from renderers.words import Listing, Plural, Text
 
 if TYPE_CHECKING:
     from engine.draft import Draft
@@ -23,12 +25,24 @@ if TYPE_CHECKING:
 
 SortBy = Literal["color", "number", "none"]
 
+YOUR_TURN = Msg("Your turn")
+STANDINGS = Msg("Standings")
+
 
 def short_reason(message: str) -> str:
     """The reason part of an ``InvalidMeldError`` sentence ("7 is missing")."""
     marker = "is not a valid set: "
     reason = message.split(marker, 1)[1] if marker in message else message
     return reason.rstrip(".")
+
+
+def meld_reason(err: InvalidMeldError) -> Text:
+    """Why a meld is invalid, short: the error's ``reason`` value when its message has one
+    (so it is translated with the rest), else the reason cut out of the English sentence."""
+    reason = err.msg.params.get("reason")
+    if isinstance(reason, str | Msg | Plural):
+        return reason
+    return short_reason(str(err))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +57,7 @@ class MeldSlot:
     number: int
     tiles: tuple[Tile, ...]
     faces: tuple[Face | None, ...]
-    error: str | None = None
+    error: Text | None = None
 
     def __post_init__(self) -> None:
         if len(self.tiles) != len(self.faces):
@@ -66,7 +80,7 @@ class MeldSlot:
             meld = analyse(list(tiles), index_pins, None)
         except InvalidMeldError as err:
             faces = tuple(None if t.is_joker else t.face for t in tiles)
-            return cls(number, tuple(tiles), faces, short_reason(str(err)))
+            return cls(number, tuple(tiles), faces, meld_reason(err))
         return cls.from_meld(number, meld)
 
     @property
@@ -88,7 +102,7 @@ class MeldSlot:
 class PlayerInfo:
     """A seat as the header shows it."""
 
-    name: str
+    name: Text
     tile_count: int
     is_current: bool = False
     melded: bool = True
@@ -107,8 +121,8 @@ class TableView:
     pool_size: int | None = None
     seconds_left: int | None = None
     highlight: frozenset[Tile] = frozenset()
-    title: str = "Rummikub"
-    caption: str = ""
+    title: Text = "Rummikub"
+    caption: Text = ""
 
     @property
     def tile_count(self) -> int:
@@ -145,10 +159,10 @@ class DraftView:
     melds: tuple[MeldSlot, ...]
     rack: RackView
     changed: frozenset[Tile] = frozenset()
-    problems: tuple[str, ...] = ()
+    problems: tuple[Text, ...] = ()
     seconds_left: int | None = None
-    player: str = ""
-    title: str = "Your turn"
+    player: Text = ""
+    title: Text = YOUR_TURN
 
     @property
     def is_legal(self) -> bool:
@@ -159,7 +173,7 @@ class DraftView:
 class StandingRow:
     """One player's line: this game's result and/or the match so far."""
 
-    name: str
+    name: Text
     score: int
     delta: int | None = None
     games_won: int | None = None
@@ -172,10 +186,10 @@ class StandingsView:
     """A game result (``delta`` and ``rack`` set) or match standings (``games_won`` set)."""
 
     rows: tuple[StandingRow, ...]
-    title: str = "Standings"
-    subtitle: str = ""
+    title: Text = STANDINGS
+    subtitle: Text = ""
     kind: Literal["game", "match"] = "match"
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Text, ...] = field(default=())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,6 +234,21 @@ def tiles_from_text(text: str, used: Iterable[Tile] = ()) -> tuple[Tile, ...]:
     return tuple(out)
 
 
+def invalid_meld_problems(slots: Iterable[MeldSlot]) -> tuple[Text, ...]:
+    """One sentence per invalid meld, for drafts built by hand (the engine's draft says its own):
+    ``Meld 3 (B5 B6 B8) is not valid: 7 is missing.``"""
+    return tuple(
+        Msg(
+            "Meld {number} ({tiles}) is not valid: {reason}.",
+            number=slot.number,
+            tiles=" ".join(slot.labels()),
+            reason=slot.error,
+        )
+        for slot in slots
+        if slot.error
+    )
+
+
 def clock_text(seconds: int) -> str:
     """Time left as people read it: ``0:42``, ``12:05``, ``5h 12m``, ``2d 3h``."""
     seconds = max(0, seconds)
@@ -234,29 +263,35 @@ def clock_text(seconds: int) -> str:
 # Builders from a live game (engine.game, engine.draft, engine.match)
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) and names[seat] else f"Player {seat + 1}"
+def _name(names: Sequence[str], seat: int) -> Text:
+    if seat < len(names) and names[seat]:
+        return names[seat]
+    return Msg("Player {number}", number=seat + 1)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def last_move_caption(game: Game, names: Sequence[str]) -> str:
+def last_move_caption(game: Game, names: Sequence[str]) -> Text:
     """One line about the last finished turn ("Bob played R5 R6 R7"), or "" before any."""
     last = game.last
     if last is None:
         return ""
     who = _name(names, last.seat)
-    late = " when time ran out" if last.timed_out else ""
     if last.kind == "play":
         placed = " ".join(str(t) for t in sort_tiles(last.placed))
-        return f"{who} played {placed}{late}"
+        if last.timed_out:
+            return Msg("{name} played {tiles} when time ran out", name=who, tiles=placed)
+        return Msg("{name} played {tiles}", name=who, tiles=placed)
     if last.kind == "draw":
-        return f"{who} drew a tile{late}"
+        if last.timed_out:
+            return Msg("{name} drew a tile when time ran out", name=who)
+        return Msg("{name} drew a tile", name=who)
     if last.kind == "penalty":
-        return f"{who} ran out of time mid-move and drew {_plural(len(last.drawn), 'tile')}"
-    return f"{who} passed (the pool is empty)"
+        return Plural(
+            len(last.drawn),
+            "{name} ran out of time mid-move and drew {count} tile",
+            "{name} ran out of time mid-move and drew {count} tiles",
+            name=who,
+        )
+    return Msg("{name} passed (the pool is empty)", name=who)
 
 
 def table_view_from_game(
@@ -265,7 +300,7 @@ def table_view_from_game(
     *,
     seconds_left: int | None = None,
     ai_seats: Iterable[int] = (),
-    title: str | None = None,
+    title: Text | None = None,
 ) -> TableView:
     """The shared table: players listed in turn order from the first player, the tiles the
     last play placed highlighted."""
@@ -285,7 +320,10 @@ def table_view_from_game(
     last = game.last
     highlight = frozenset(last.placed) if last is not None and last.kind == "play" else frozenset()
     if title is None:
-        title = "Rummikub · game over" if game.finished else f"Rummikub · turn {game.turn}"
+        if game.finished:
+            title = Msg("Rummikub · game over")
+        else:
+            title = Msg("Rummikub · turn {turn}", turn=game.turn)
     return TableView(
         slots_from_melds(game.table),
         players,
@@ -324,14 +362,15 @@ def draft_view_from_draft(
             slots.append(MeldSlot.from_meld(number, slot.meld()))
         except InvalidMeldError as err:
             faces = tuple(None if t.is_joker else t.face for t in slot.tiles)
-            slots.append(MeldSlot(number, slot.tiles, faces, short_reason(str(err))))
+            slots.append(MeldSlot(number, slot.tiles, faces, meld_reason(err)))
     held = tuple(draft.held)
     rack = RackView(draft.rack + held, new_tiles=frozenset(held), sort_by=sort_by)
+    problems: tuple[Text, ...] = tuple(draft.problems()) if draft.changed else ()
     return DraftView(
         tuple(slots),
         rack,
         changed=draft.touched,
-        problems=tuple(draft.problems()) if draft.changed else (),
+        problems=problems,
         seconds_left=seconds_left,
         player=player,
     )
@@ -354,15 +393,24 @@ def game_end_view(game: Game, names: Sequence[str], *, match: Match | None = Non
         for seat in range(len(game.players))
     )
     winner = _name(names, result.winner)
-    if result.reason is EndReason.OUT:
-        title = f"Rummikub! {winner} wins"
+    out = result.reason is EndReason.OUT
+    title: Text
+    subtitle: Text = ""
+    if match is None:
+        title = (
+            Msg("Rummikub! {name} wins", name=winner)
+            if out
+            else Msg("{name} wins with the lowest rack", name=winner)
+        )
     else:
-        title = f"{winner} wins with the lowest rack"
-    subtitle = ""
-    if match is not None:
-        title += f" game {len(match.results)}"
-        subtitle = f"Game {len(match.results)} of {match.games}"
-    notes = () if result.reason is EndReason.OUT else ("The pool ran out and nobody could play.",)
+        number = len(match.results)
+        title = (
+            Msg("Rummikub! {name} wins game {number}", name=winner, number=number)
+            if out
+            else Msg("{name} wins game {number} with the lowest rack", name=winner, number=number)
+        )
+        subtitle = Msg("Game {number} of {games}", number=number, games=match.games)
+    notes: tuple[Text, ...] = () if out else (Msg("The pool ran out and nobody could play."),)
     return StandingsView(rows, title=title, subtitle=subtitle, kind="game", notes=notes)
 
 
@@ -377,15 +425,18 @@ def match_view(match: Match, names: Sequence[str]) -> StandingsView:
         for seat in range(match.players)
     )
     played = len(match.results)
+    title: Text
     if match.finished:
-        champions = " and ".join(_name(names, s) for s in sorted(winners))
-        title = f"{champions} win{'s' if len(winners) == 1 else ''} the match"
+        champions = Listing(tuple(_name(names, s) for s in sorted(winners)))
+        title = Plural(
+            len(winners), "{names} wins the match", "{names} win the match", names=champions
+        )
     else:
-        title = "Match standings"
+        title = Msg("Match standings")
     return StandingsView(
         rows,
         title=title,
-        subtitle=f"After game {played} of {match.games}",
+        subtitle=Msg("After game {number} of {games}", number=played, games=match.games),
         kind="match",
-        notes=("Most games won wins the match; total score breaks ties.",),
+        notes=(Msg("Most games won wins the match; total score breaks ties."),),
     )

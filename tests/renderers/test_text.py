@@ -41,7 +41,7 @@ def test_table_text_has_status_players_numbers_and_marks() -> None:
     assert lines[2].startswith("Players: Alice 3 tiles, Bob 5 tiles (to play)")
     assert " 6. [R2] [R3] [R4]" in lines
     assert "13. K13 B13 J=R13" in lines
-    assert lines[-1] == "[ ] = last move: Alice rearranged melds 6 and 16 and played R5"
+    assert lines[-1] == "[ ] = last move: Alice played R5"
 
 
 def test_emoji_and_ansi_only_change_the_look() -> None:
