@@ -8,6 +8,8 @@ Examples::
     rummikub render --snapshot game.txt --names "Ann,Ben,Cy" --out table.png
     rummikub render --snapshot game.txt --seat 1 --out rack.png
     rummikub render --table "R4 R5 R6" --text --emoji
+    rummikub render --snapshot game.txt --lang pl --out stol.png
+    rummikub render --samples docs/images/pl --lang pl
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.i18n import LANGUAGES
+
 if TYPE_CHECKING:
+    from engine.messages import Translate
     from engine.tiles import Tile
 
 
@@ -36,8 +41,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     what.add_argument(
         "--result", action="store_true", help="with --snapshot of a finished game: the result"
     )
+    what.add_argument(
+        "--samples",
+        metavar="FOLDER",
+        type=Path,
+        help="draw the sample images of docs/rendering.md into FOLDER (in --theme and --lang)",
+    )
     look = parser.add_argument_group("how it looks")
     look.add_argument("--theme", choices=("light", "dark"), default="light")
+    look.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the words drawn")
     look.add_argument("--width", type=int, default=1200, help="table image width in pixels")
     look.add_argument("--sort", choices=("color", "number", "none"), default="color")
     look.add_argument("--positions", action="store_true", help="number the rack tiles")
@@ -54,6 +66,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from engine.errors import RummikubError
 
+    if args.samples is not None:
+        return _samples(args)
     try:
         png, text = _render(args)
     except (RummikubError, ValueError, OSError) as err:
@@ -70,6 +84,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> tuple[bytes, str]:
     """PNG bytes and the text rendering of what the arguments ask for."""
+    from engine.messages import Msg
     from renderers import (
         draft_text,
         rack_text,
@@ -82,11 +97,13 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
         DraftView,
         RackView,
         TableView,
+        invalid_meld_problems,
         slots_from_text,
         tiles_from_text,
     )
 
     theme, emoji, ansi = args.theme, args.emoji, args.ansi
+    tr = _translate(args)
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if args.snapshot is not None:
         if args.table or args.rack:
@@ -100,27 +117,43 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
     on_table: list[Tile] = [t for s in slots for t in s.tiles]
     highlight = _pick(on_table, args.highlight) if args.highlight else frozenset()
     if args.rack is None:
-        title = args.title or "Rummikub"
-        view = TableView(slots, highlight=highlight, title=title)
+        view = TableView(slots, highlight=highlight, title=args.title or "Rummikub")
         return (
-            render_table(view, theme=theme, width=args.width),
-            table_text(view, emoji=emoji, ansi=ansi),
+            render_table(view, theme=theme, width=args.width, translate=tr),
+            table_text(view, emoji=emoji, ansi=ansi, translate=tr),
         )
     rack = RackView(tiles_from_text(args.rack, used=on_table), sort_by=args.sort)
     if args.table is None:
-        rack_png = render_rack(rack, theme=theme, positions=args.positions)
-        return rack_png, rack_text(rack, emoji=emoji, ansi=ansi, positions=args.positions)
-    problems = tuple(
-        f"Meld {s.number} ({' '.join(s.labels())}) is not valid: {s.error}."
-        for s in slots
-        if s.error
-    )
-    title = args.title or "Table and rack"
+        rack_png = render_rack(rack, theme=theme, positions=args.positions, translate=tr)
+        text = rack_text(rack, emoji=emoji, ansi=ansi, positions=args.positions, translate=tr)
+        return rack_png, text
+    problems = invalid_meld_problems(slots)
+    title = args.title or Msg("Table and rack")
     draft = DraftView(slots, rack, changed=highlight, problems=problems, title=title)
     return (
-        render_draft(draft, theme=theme, width=args.width),
-        draft_text(draft, emoji=emoji, ansi=ansi),
+        render_draft(draft, theme=theme, width=args.width, translate=tr),
+        draft_text(draft, emoji=emoji, ansi=ansi, translate=tr),
     )
+
+
+def _translate(args: argparse.Namespace) -> Translate:
+    from bot.i18n import translator
+
+    return translator(args.lang)
+
+
+def _samples(args: argparse.Namespace) -> int:
+    """Draw the docs' sample views into ``--samples FOLDER``."""
+    from renderers.samples import write_samples
+
+    if args.table or args.rack or args.snapshot:
+        print(
+            "rummikub render: use --samples on its own, with --theme and --lang.", file=sys.stderr
+        )
+        return 2
+    for path in write_samples(args.samples, (args.theme,), _translate(args)):
+        print(path)
+    return 0
 
 
 def _pick(tiles: list[Tile], text: str) -> frozenset[Tile]:
@@ -148,26 +181,37 @@ def _render_snapshot(args: argparse.Namespace, names: list[str]) -> tuple[bytes,
         standings_text,
         table_text,
     )
-    from renderers.views import game_end_view, rack_view_from_game, table_view_from_game
+    from renderers.views import (
+        game_end_view,
+        rack_view_from_game,
+        seat_name,
+        table_view_from_game,
+    )
 
+    tr = _translate(args)
     game = Game.from_text(args.snapshot.read_text(encoding="utf-8"))
     count = len(game.players)
-    names = names + [f"Player {i + 1}" for i in range(len(names), count)]
     if args.result:
         if not game.finished:
             raise ValueError("That game is not over yet, so it has no result to draw.")
         view = game_end_view(game, names)
-        return render_standings(view, theme=args.theme), standings_text(view)
+        return (
+            render_standings(view, theme=args.theme, translate=tr),
+            standings_text(view, translate=tr),
+        )
     if args.seat is not None:
         if not 0 <= args.seat < count:
             raise ValueError(f"--seat must be between 0 and {count - 1} for this game.")
-        rack = rack_view_from_game(game, args.seat, sort_by=args.sort, owner=names[args.seat])
+        owner = seat_name(names, args.seat)
+        rack = rack_view_from_game(game, args.seat, sort_by=args.sort, owner=owner)
         return (
-            render_rack(rack, theme=args.theme, positions=args.positions),
-            rack_text(rack, emoji=args.emoji, ansi=args.ansi, positions=args.positions),
+            render_rack(rack, theme=args.theme, positions=args.positions, translate=tr),
+            rack_text(
+                rack, emoji=args.emoji, ansi=args.ansi, positions=args.positions, translate=tr
+            ),
         )
     table = table_view_from_game(game, names, title=args.title)
     return (
-        render_table(table, theme=args.theme, width=args.width),
-        table_text(table, emoji=args.emoji, ansi=args.ansi),
+        render_table(table, theme=args.theme, width=args.width, translate=tr),
+        table_text(table, emoji=args.emoji, ansi=args.ansi, translate=tr),
     )

@@ -91,33 +91,28 @@ def draw_standings(
         draw_text(draw, (margin, margin + round(66 * u)), subtitle, sub_size, th.muted, anchor="lm")
     right = width - margin
     if view.kind == "game":
-        columns = [
-            ("Left on rack", margin + round(330 * u)),
-            ("This game", right - round(150 * u)),
-            ("Total", right),
-        ]
+        columns = [margin + round(330 * u), right - round(150 * u), right]
     else:
-        columns = [("Games won", right - round(190 * u)), ("Score", right)]
+        columns = [right - round(190 * u), right]
     hy = top + head_h / 2
     head_size = round(20 * u)
     gap = round(12 * u)
     player_x = margin + round(70 * u)
-    # (label, x, anchor, room): each heading is cut to the room its column has.
-    heads = [("Player", player_x, "lm", columns[0][1] - player_x - gap)]
+    # (words, x, anchor, room): each heading is cut to the room its column has.
+    heads = [(translate("Player"), player_x, "lm", columns[0] - player_x - gap)]
     if view.kind == "game":
-        rack_room = columns[1][1] - round(150 * u) - columns[0][1]
         heads += [
-            ("Left on rack", columns[0][1], "lm", rack_room),
-            ("This game", columns[1][1], "rm", round(150 * u) - gap),
-            ("Total", columns[2][1], "rm", columns[2][1] - columns[1][1] - gap),
+            (translate("Left on rack"), columns[0], "lm", columns[1] - round(150 * u) - columns[0]),
+            (translate("This game"), columns[1], "rm", round(150 * u) - gap),
+            (translate("Total"), columns[2], "rm", columns[2] - columns[1] - gap),
         ]
     else:
         heads += [
-            ("Games won", columns[0][1], "rm", round(190 * u)),
-            ("Score", columns[1][1], "rm", columns[1][1] - columns[0][1] - gap),
+            (translate("Games won"), columns[0], "rm", round(190 * u)),
+            (translate("Score"), columns[1], "rm", columns[1] - columns[0] - gap),
         ]
-    for label, x, anchor, room in heads:
-        text = fit_text(translate(label), head_size, max(20, room))
+    for words, x, anchor, room in heads:
+        text = fit_text(words, head_size, max(20, room))
         draw_text(draw, (x, hy), text, head_size, th.muted, anchor=anchor)
     y = top + head_h
     for index, (rank, row) in enumerate(rows):
@@ -152,7 +147,7 @@ def draw_standings(
                 bold=True,
                 anchor="mm",
             )
-        name_w = columns[0][1] - margin - round(90 * u)
+        name_w = columns[0] - margin - round(90 * u)
         draw_text(
             draw,
             (margin + round(70 * u), cy),
@@ -168,7 +163,7 @@ def draw_standings(
                 draw,
                 th,
                 row,
-                (columns[0][1], columns[1][1] - round(150 * u)),
+                (columns[0], columns[1] - round(150 * u)),
                 cy,
                 u,
                 fill,
@@ -181,27 +176,23 @@ def draw_standings(
                     color = (22, 110, 78)
                 draw_text(
                     draw,
-                    (columns[1][1], cy),
+                    (columns[1], cy),
                     _signed(row.delta),
                     cell,
                     color,
                     bold=True,
                     anchor="rm",
                 )
-            draw_text(
-                draw, (columns[2][1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm"
-            )
+            draw_text(draw, (columns[2], cy), _signed(row.score), cell, ink, bold=True, anchor="rm")
         else:
             won = "-" if row.games_won is None else str(row.games_won)
-            draw_text(draw, (columns[0][1], cy), won, cell, ink, bold=True, anchor="rm")
+            draw_text(draw, (columns[0], cy), won, cell, ink, bold=True, anchor="rm")
             pip = round(7 * u)
-            x = columns[0][1] - round(40 * u)
+            x = columns[0] - round(40 * u)
             for _ in range(min(row.games_won or 0, 12)):
                 draw.ellipse((x - 2 * pip, cy - pip, x, cy + pip), fill=th.highlight_ring)
                 x -= round(24 * u)
-            draw_text(
-                draw, (columns[1][1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm"
-            )
+            draw_text(draw, (columns[1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm")
         y += row_h
     y += round(20 * u)
     for note in view.notes:

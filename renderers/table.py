@@ -109,8 +109,8 @@ def _chip_size(player: PlayerInfo, u: float, translate: Translate) -> tuple[int,
 
 def chip_note(player: PlayerInfo, translate: Translate = english) -> str:
     """The small grey words after the tile count: "AI", "no meld"."""
-    words = (("AI", player.is_ai), ("no meld", not player.melded))
-    return " · ".join(translate(word) for word, on in words if on)
+    words = ((translate("AI"), player.is_ai), (translate("no meld"), not player.melded))
+    return " · ".join(word for word, on in words if on)
 
 
 def layout_header(

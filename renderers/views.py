@@ -140,7 +140,7 @@ class RackView:
     tiles: tuple[Tile, ...]
     new_tiles: frozenset[Tile] = frozenset()
     sort_by: SortBy = "color"
-    owner: str = ""
+    owner: Text = ""
 
     def ordered(self) -> tuple[Tile, ...]:
         if self.sort_by == "none":
@@ -263,7 +263,8 @@ def clock_text(seconds: int) -> str:
 # Builders from a live game (engine.game, engine.draft, engine.match)
 
 
-def _name(names: Sequence[str], seat: int) -> Text:
+def seat_name(names: Sequence[str], seat: int) -> Text:
+    """The seat's player name, or ``Player 3`` (counting from 1) when there is none."""
     if seat < len(names) and names[seat]:
         return names[seat]
     return Msg("Player {number}", number=seat + 1)
@@ -274,7 +275,7 @@ def last_move_caption(game: Game, names: Sequence[str]) -> Text:
     last = game.last
     if last is None:
         return ""
-    who = _name(names, last.seat)
+    who = seat_name(names, last.seat)
     if last.kind == "play":
         placed = " ".join(str(t) for t in sort_tiles(last.placed))
         if last.timed_out:
@@ -309,7 +310,7 @@ def table_view_from_game(
     order = [(game.starter + i) % count for i in range(count)]
     players = tuple(
         PlayerInfo(
-            _name(names, seat),
+            seat_name(names, seat),
             len(game.players[seat].rack),
             is_current=seat == game.current and not game.finished,
             melded=game.players[seat].melded,
@@ -336,7 +337,7 @@ def table_view_from_game(
 
 
 def rack_view_from_game(
-    game: Game, seat: int, *, sort_by: SortBy = "color", owner: str = ""
+    game: Game, seat: int, *, sort_by: SortBy = "color", owner: Text = ""
 ) -> RackView:
     """A seat's rack with the tile drawn last marked."""
     player = game.players[seat]
@@ -384,7 +385,7 @@ def game_end_view(game: Game, names: Sequence[str], *, match: Match | None = Non
     totals = match.totals() if match is not None else list(result.scores)
     rows = tuple(
         StandingRow(
-            _name(names, seat),
+            seat_name(names, seat),
             totals[seat],
             delta=result.scores[seat],
             rack=tuple(sort_tiles(game.players[seat].rack)),
@@ -392,7 +393,7 @@ def game_end_view(game: Game, names: Sequence[str], *, match: Match | None = Non
         )
         for seat in range(len(game.players))
     )
-    winner = _name(names, result.winner)
+    winner = seat_name(names, result.winner)
     out = result.reason is EndReason.OUT
     title: Text
     subtitle: Text = ""
@@ -420,14 +421,14 @@ def match_view(match: Match, names: Sequence[str]) -> StandingsView:
     winners = set(match.winners())
     rows = tuple(
         StandingRow(
-            _name(names, seat), totals[seat], games_won=wins[seat], is_winner=seat in winners
+            seat_name(names, seat), totals[seat], games_won=wins[seat], is_winner=seat in winners
         )
         for seat in range(match.players)
     )
     played = len(match.results)
     title: Text
     if match.finished:
-        champions = Listing(tuple(_name(names, s) for s in sorted(winners)))
+        champions = Listing(tuple(seat_name(names, s) for s in sorted(winners)))
         title = Plural(
             len(winners), "{names} wins the match", "{names} win the match", names=champions
         )
