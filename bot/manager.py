@@ -901,7 +901,7 @@ class GameManager:
         text = t(table.lang, "rack", count=len(rack), tiles=tiles_text(rack))
         if state.drawn is not None and state.drawn in rack:
             text += " " + t(table.lang, "rack_new", tile=str(state.drawn))
-        images = await self.presenter.rack_images(game, seat, sort_by)
+        images = await self.presenter.rack_images(game, seat, sort_by, lang=table.lang)
         return Reply(
             table.channel,
             text,
@@ -917,10 +917,10 @@ class GameManager:
         game = table.game
         assert game is not None
         text = self.presenter.table_text(
-            game, [s.name for s in table.seats], self._seconds_left(table)
+            game, [s.name for s in table.seats], self._seconds_left(table), lang=table.lang
         )
         images = await self.presenter.table_images(
-            game, [s.name for s in table.seats], self._seconds_left(table)
+            game, [s.name for s in table.seats], self._seconds_left(table), lang=table.lang
         )
         buttons = (
             (
@@ -942,7 +942,7 @@ class GameManager:
         draft = table.draft or game.draft(seat)
         lang = table.lang
         sort_by = table.sort_by.get(info.player.key, "color")
-        text = self.presenter.draft_text(draft)
+        text = self.presenter.draft_text(draft, lang=lang)
         if table.selection:
             target = str(table.target) if table.target else "new"
             text += "\n" + t(lang, "selected", tiles=" ".join(table.selection), target=target)
@@ -968,7 +968,7 @@ class GameManager:
             ),
             (Button("Draw", "draw", "secondary"), Button("Done", "done", "success")),
         )
-        images = await self.presenter.draft_images(draft, sort_by)
+        images = await self.presenter.draft_images(draft, sort_by, lang=lang)
         return Reply(
             table.channel,
             text,
@@ -982,7 +982,9 @@ class GameManager:
     async def _standings_reply(self, table: LiveTable, head: str) -> Reply:
         text = head + "\n" + self._standings_text(table)
         images = (
-            await self.presenter.standings_images(table.match, [s.name for s in table.seats])
+            await self.presenter.standings_images(
+                table.match, [s.name for s in table.seats], lang=table.lang
+            )
             if table.match
             else ()
         )

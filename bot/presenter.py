@@ -2,7 +2,8 @@
 
 Text always; images when ``images=True``. Drawing runs in a worker thread
 (``asyncio.to_thread``) from views built under the table lock, so the event loop never waits
-for Pillow.
+for Pillow. Every method takes the channel's language (``lang``): the words in the images, their
+alt text and the text renderings follow it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.api import Image
+from bot.i18n import translator
 from engine import Draft, Game, Match
 from renderers import (
     draft_text,
@@ -19,6 +21,7 @@ from renderers import (
     render_rack,
     render_standings,
     render_table,
+    standings_text,
     table_text,
 )
 from renderers.views import (
@@ -51,46 +54,62 @@ class Presenter:
             await asyncio.to_thread(warm_up)
 
     def table_text(
-        self, game: Game, names: Sequence[str], seconds_left: float | None = None
+        self,
+        game: Game,
+        names: Sequence[str],
+        seconds_left: float | None = None,
+        *,
+        lang: str = "en",
     ) -> str:
         left = int(seconds_left) if seconds_left is not None else None
         view = table_view_from_game(game, names, seconds_left=left)
-        return table_text(view, ansi=self.ansi)
+        return table_text(view, ansi=self.ansi, translate=translator(lang))
 
-    def draft_text(self, draft: Draft) -> str:
-        return draft_text(draft_view_from_draft(draft), ansi=self.ansi)
+    def draft_text(self, draft: Draft, *, lang: str = "en") -> str:
+        view = draft_view_from_draft(draft)
+        return draft_text(view, ansi=self.ansi, translate=translator(lang))
 
-    def rack_text(self, game: Game, seat: int, sort_by: str) -> str:
+    def rack_text(self, game: Game, seat: int, sort_by: str, *, lang: str = "en") -> str:
         view = rack_view_from_game(game, seat, sort_by="number" if sort_by == "number" else "color")
-        return rack_text(view, ansi=self.ansi)
+        return rack_text(view, ansi=self.ansi, translate=translator(lang))
 
     async def table_images(
-        self, game: Game, names: Sequence[str], seconds_left: float | None
+        self, game: Game, names: Sequence[str], seconds_left: float | None, *, lang: str = "en"
     ) -> tuple[Image, ...]:
         if not self.images:
             return ()
+        tr = translator(lang)
         left = int(seconds_left) if seconds_left is not None else None
         view = table_view_from_game(game, names, seconds_left=left)
-        png = await asyncio.to_thread(render_table, view, theme=self.theme)
-        return (Image("table.png", png, _alt(table_text(view))),)
+        png = await asyncio.to_thread(render_table, view, theme=self.theme, translate=tr)
+        return (Image("table.png", png, _alt(table_text(view, translate=tr))),)
 
-    async def rack_images(self, game: Game, seat: int, sort_by: str) -> tuple[Image, ...]:
+    async def rack_images(
+        self, game: Game, seat: int, sort_by: str, *, lang: str = "en"
+    ) -> tuple[Image, ...]:
         if not self.images:
             return ()
+        tr = translator(lang)
         view = rack_view_from_game(game, seat, sort_by="number" if sort_by == "number" else "color")
-        png = await asyncio.to_thread(render_rack, view, theme=self.theme)
-        return (Image("rack.png", png, "your rack"),)
+        png = await asyncio.to_thread(render_rack, view, theme=self.theme, translate=tr)
+        return (Image("rack.png", png, _alt(rack_text(view, translate=tr))),)
 
-    async def draft_images(self, draft: Draft, sort_by: str) -> tuple[Image, ...]:
+    async def draft_images(
+        self, draft: Draft, sort_by: str, *, lang: str = "en"
+    ) -> tuple[Image, ...]:
         if not self.images:
             return ()
+        tr = translator(lang)
         view = draft_view_from_draft(draft, sort_by="number" if sort_by == "number" else "color")
-        png = await asyncio.to_thread(render_draft, view, theme=self.theme)
-        return (Image("draft.png", png, "your draft"),)
+        png = await asyncio.to_thread(render_draft, view, theme=self.theme, translate=tr)
+        return (Image("draft.png", png, _alt(draft_text(view, translate=tr))),)
 
-    async def standings_images(self, match: Match, names: Sequence[str]) -> tuple[Image, ...]:
+    async def standings_images(
+        self, match: Match, names: Sequence[str], *, lang: str = "en"
+    ) -> tuple[Image, ...]:
         if not self.images:
             return ()
+        tr = translator(lang)
         view = match_view(match, names)
-        png = await asyncio.to_thread(render_standings, view, theme=self.theme)
-        return (Image("standings.png", png, "standings"),)
+        png = await asyncio.to_thread(render_standings, view, theme=self.theme, translate=tr)
+        return (Image("standings.png", png, _alt(standings_text(view, translate=tr))),)
