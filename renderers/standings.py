@@ -17,7 +17,7 @@ from renderers.draw import (
     draw_trophy,
     encode_png,
 )
-from renderers.table import fit_text
+from renderers.table import fit_size, fit_text
 from renderers.theme import Theme, get_theme
 from renderers.views import StandingRow, StandingsView
 from renderers.words import say
@@ -77,11 +77,13 @@ def draw_standings(
     height = top + head_h + row_h * len(rows) + round(20 * u) + notes_h + margin
     canvas = Image.new("RGB", (width, height), th.background)
     draw = ImageDraw.Draw(canvas)
+    title = say(view.title, translate)
+    size = fit_size(title, title_size, width - 2 * margin, bold=True)
     draw_text(
         draw,
         (margin, margin + title_size / 2),
-        fit_text(say(view.title, translate), title_size, width - 2 * margin, bold=True),
-        title_size,
+        fit_text(title, size, width - 2 * margin, bold=True),
+        size,
         th.text,
         bold=True,
         anchor="lm",

@@ -48,6 +48,17 @@ def fit_text(text: str, size: int, max_width: int, *, bold: bool = False) -> str
     return text.rstrip() + "…"
 
 
+def fit_size(
+    text: str, size: int, max_width: int, *, bold: bool = False, least: float = 0.7
+) -> int:
+    """The largest font size, from ``size`` down to ``least`` of it, at which ``text`` fits
+    ``max_width`` (a long title in a wordier language shrinks a little before it is cut)."""
+    smallest = max(1, round(size * least))
+    while size > smallest and text_width(text, size, bold) > max_width:
+        size -= 1
+    return size
+
+
 def wrap_text(text: str, size: int, max_width: int, *, max_lines: int = 3) -> list[str]:
     """Greedy word wrap to ``max_width`` pixels; the last allowed line is cut with an ellipsis."""
     lines: list[str] = []

@@ -254,3 +254,23 @@ def test_the_font_draws_polish_letters() -> None:
     for letter in "ąćęłńóśźżĄĆĘŁŃÓŚŹŻ":
         assert bytes(face.getmask(letter)) != missing, letter
         assert bytes(font(40, bold=True).getmask(letter)) != missing, letter
+
+
+@pytest.mark.parametrize("width", [480, 1200])
+def test_polish_words_stay_inside_the_picture(width: int) -> None:
+    """Longer Polish labels are cut or shrunk, never drawn past the margin: the strip along the
+    right edge is plain background in every picture, even at the narrowest width."""
+    from renderers.theme import LIGHT
+
+    pictures = [
+        render_table(opening_table(), width=width, translate=PL_TR),
+        render_table(late_game_table(), width=width, translate=PL_TR),
+        render_draft(sample_draft(), width=width, translate=PL_TR),
+        render_standings(sample_game_end(), width=max(480, width * 4 // 5), translate=PL_TR),
+        render_standings(sample_match(), width=max(480, width * 4 // 5), translate=PL_TR),
+        render_rack(sample_rack(), translate=PL_TR),
+    ]
+    for png in pictures:
+        image = decode(png)
+        strip = image.crop((image.width - 8, 0, image.width, image.height))
+        assert {color for _, color in strip.getcolors() or []} == {LIGHT.background}
