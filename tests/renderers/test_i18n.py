@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -262,8 +263,17 @@ def test_polish_words_stay_inside_the_picture(width: int) -> None:
     right edge is plain background in every picture, even at the narrowest width."""
     from renderers.theme import LIGHT
 
+    long = "Małgorzata Żółkiewska-Wiśniewska"
+    crowded = replace(
+        opening_table(),
+        players=tuple(
+            replace(p, name=f"{long} {i}") for i, p in enumerate(opening_table().players)
+        ),
+        caption=Msg("{name} played {tiles}", name=long, tiles=" ".join(["R11 R12 R13"] * 9)),
+    )
     pictures = [
-        render_table(opening_table(), width=width, translate=PL_TR),
+        render_table(crowded, width=width, translate=PL_TR),
+        render_draft(replace(sample_draft(), player=long), width=width, translate=PL_TR),
         render_table(late_game_table(), width=width, translate=PL_TR),
         render_draft(sample_draft(), width=width, translate=PL_TR),
         render_standings(sample_game_end(), width=max(480, width * 4 // 5), translate=PL_TR),
