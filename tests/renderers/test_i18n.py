@@ -284,3 +284,14 @@ def test_polish_words_stay_inside_the_picture(width: int) -> None:
         image = decode(png)
         strip = image.crop((image.width - 8, 0, image.width, image.height))
         assert {color for _, color in strip.getcolors() or []} == {LIGHT.background}
+
+
+def test_a_meld_reason_is_taken_from_the_error_message_when_it_has_one() -> None:
+    from engine.errors import InvalidMeldError
+    from renderers.views import meld_reason
+
+    reason = Msg("{number} is missing", number=7)
+    err = InvalidMeldError("{tiles} is not a valid set: {reason}.", tiles="B5 B6 B8", reason=reason)
+    assert meld_reason(err) is reason
+    plain = InvalidMeldError("B5 B6 B8 is not a valid set: 7 is missing.")
+    assert meld_reason(plain) == "7 is missing"
