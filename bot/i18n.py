@@ -8,10 +8,16 @@ Polish lives in ``bot/i18n_rules.py`` and ``bot/i18n_images.py`` and is reached 
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import TYPE_CHECKING, Any
 
 from bot import i18n_images, i18n_rules
 from engine.messages import Renderable, Translate, english
+
+if TYPE_CHECKING:
+    from bot.api import ChannelRef
+
+log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "pl")
 
@@ -259,6 +265,26 @@ def translator(lang: str) -> Translate:
 def say(lang: str, message: Renderable) -> str:
     """A rules error or an engine/renderer message, in ``lang``."""
     return message.render(translator(lang))
+
+
+async def channel_language(service: object, channel: ChannelRef) -> str:
+    """The language ``service`` speaks in ``channel``, for an adapter's own sentences: its
+    ``language(channel)`` when it has one (``GameManager`` does), else English."""
+    language = getattr(service, "language", None)
+    if language is None:
+        return "en"
+    try:
+        lang = await language(channel)
+    except Exception:  # an adapter's apology must not fail on a settings read
+        log.exception("cannot read the language of %s", channel.key)
+        return "en"
+    return lang if lang in LANGUAGES else "en"
+
+
+def locale_language(locale: object) -> str:
+    """A platform's user locale (``pl``, ``pl-PL``, ``Locale.polish``) as one of LANGUAGES."""
+    code = str(getattr(locale, "value", locale) or "").lower()
+    return next((lang for lang in LANGUAGES if code.startswith(lang)), "en")
 
 
 def duration(seconds: float) -> str:
