@@ -487,3 +487,28 @@ async def test_run_telegram_until_stopped(fake: FakeTelegram, tmp_path: Path) ->
     stop.set()
     await asyncio.wait_for(task, 10)
     assert game.outbox is not None and task.exception() is None
+
+
+class PolishGame(TinyGame):
+    """A game whose chats speak Polish (``GameManager.language`` does this for real)."""
+
+    async def language(self, channel: ChannelRef) -> str:
+        return "pl"
+
+
+async def test_the_adapter_s_own_sentences_follow_the_chat_language(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    adapter = make_adapter(fake, PolishGame(), tmp_path)
+    await adapter.start()
+    try:
+        fake.send_group(GROUP, ANN, "/new")
+        await settle(fake, adapter)
+        fake.press(fake.chat_messages(GROUP)[0], BOB, "Join")
+        await settle(fake, adapter)
+        notice = await fake.wait_message(GROUP, lambda m: "prywatnie" in (m.text or ""))
+        assert notice.text is not None
+        assert notice.text.startswith("Bob, nie mogę jeszcze pisać do ciebie prywatnie.")
+        assert notice.button("Otwórz mój czat prywatny")["url"].startswith("https://t.me/")
+    finally:
+        await adapter.stop()
