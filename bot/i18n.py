@@ -83,6 +83,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "or draw; {seconds}s per turn (timeout: a legal play stands, else draw 1, an unfinished "
         "change rolls back and draws {penalty}). Settings: {settings}.",
         "languages": "Languages: {codes}.",
+        "button_join": "Join",
+        "button_leave": "Leave",
+        "button_add_ai": "Add AI",
+        "button_deal": "Deal",
+        "games_players": "players",
         "button_sort_colour": "Sort by colour",
         "button_sort_number": "Sort by number",
         "button_my_turn": "My turn",
@@ -191,6 +196,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "(po czasie: poprawny ruch zostaje, bez zmian dobierasz 1, niedokończona zmiana "
         "jest cofana i dobierasz {penalty}). Ustawienia: {settings}.",
         "languages": "Języki: {codes}.",
+        "button_join": "Dołącz",
+        "button_leave": "Wyjdź",
+        "button_add_ai": "Dodaj AI",
+        "button_deal": "Rozdaj",
+        "games_players": "tyle, ilu graczy",
         "button_sort_colour": "Sortuj wg koloru",
         "button_sort_number": "Sortuj wg numeru",
         "button_my_turn": "Mój ruch",

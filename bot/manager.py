@@ -356,20 +356,20 @@ class GameManager:
             lang,
             "lobby_state",
             seats=self._seats_text(table),
-            settings=self._settings_text(table.rules),
+            settings=self._settings_text(table.rules, lang),
         )
         buttons = (
             (
-                Button("Join", "join", "success"),
-                Button("Leave", "leave", "secondary"),
-                Button("Add AI", "addbot", "primary"),
-                Button("Deal", "deal", "success"),
+                Button(t(lang, "button_join"), "join", "success"),
+                Button(t(lang, "button_leave"), "leave", "secondary"),
+                Button(t(lang, "button_add_ai"), "addbot", "primary"),
+                Button(t(lang, "button_deal"), "deal", "success"),
             ),
         )
         return self._public(table, body, buttons=buttons, slot="lobby")
 
-    def _settings_text(self, rules: Rules) -> str:
-        games = rules.match_games if rules.match_games is not None else "players"
+    def _settings_text(self, rules: Rules, lang: str) -> str:
+        games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
         return (
             f"edition {rules.edition.value}, threshold {rules.opening_threshold}, "
             f"timer {duration(rules.turn_seconds)}, games {games}, "
@@ -483,7 +483,7 @@ class GameManager:
                 self._note(
                     table.channel,
                     player,
-                    t(lang, "settings", settings=self._settings_text(table.rules)),
+                    t(lang, "settings", settings=self._settings_text(table.rules, lang)),
                 )
             ]
         if not self._is_host(table, player, admin):
@@ -571,7 +571,7 @@ class GameManager:
                 lang,
                 "lobby_state",
                 seats=self._seats_text(table),
-                settings=self._settings_text(table.rules),
+                settings=self._settings_text(table.rules, lang),
             ),
             slot="lobby",
         )  # the lobby message loses its buttons
@@ -1077,7 +1077,7 @@ class GameManager:
             threshold=rules.opening_threshold,
             seconds=rules.turn_seconds,
             penalty=rules.timeout_penalty,
-            settings=self._settings_text(rules),
+            settings=self._settings_text(rules, lang),
         )
 
     async def _leaderboard(self, channel: ChannelRef, lang: str) -> str:

@@ -171,3 +171,13 @@ def test_nested_reasons_and_lists_are_translated() -> None:
     assert choice.render(translator("pl")) == (
         "Dżoker w układzie 1 zastępuje R7 lub B7 lub O7, a nie K9."
     )
+
+
+async def test_the_lobby_speaks_polish(h: Harness) -> None:
+    await h.say(ANN, "language pl")
+    lobby = (await h.say(ANN, "start"))[0]
+    assert [b.label for b in lobby.buttons[0]] == ["Dołącz", "Wyjdź", "Dodaj AI", "Rozdaj"]
+    assert [b.command for b in lobby.buttons[0]] == ["join", "leave", "addbot", "deal"]
+    settings = (await h.say(ANN, "settings"))[0].text
+    assert settings.startswith("Ustawienia: edition classic, threshold 30,")
+    assert "games tyle, ilu graczy" in settings
