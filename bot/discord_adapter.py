@@ -29,6 +29,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n_menus
 from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
 from bot.i18n import channel_language, locale_language, t
 from engine.ai import AI_LEVELS
@@ -1128,6 +1129,29 @@ class RummikubCog(
         return [c for c in choices if c.value != "new"]
 
 
+class MenuTranslator(app_commands.Translator):
+    """Polish descriptions for slash commands and their options (Discord shows each user the
+    descriptions of their client's language); names and choices stay as typed."""
+
+    DESCRIPTIONS = frozenset(
+        {
+            app_commands.TranslationContextLocation.command_description,
+            app_commands.TranslationContextLocation.group_description,
+            app_commands.TranslationContextLocation.parameter_description,
+        }
+    )
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.polish or context.location not in self.DESCRIPTIONS:
+            return None
+        return i18n_menus.PL.get(string.message)
+
+
 class RummikubBot(commands.AutoShardedBot):
     """The bot: no privileged intents, slash commands only, restart-proof components."""
 
@@ -1156,6 +1180,7 @@ class RummikubBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
+        await self.tree.set_translator(MenuTranslator())
         await self.add_cog(RummikubCog(self, self.service))
         if self.sync_commands:
             await self.sync_now()

@@ -50,6 +50,7 @@ from telegram.ext import (
 )
 from telegram.helpers import create_deep_linked_url
 
+from bot import i18n_menus
 from bot.api import ChannelRef, GameService, PlayerRef, Reply
 from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
@@ -288,12 +289,19 @@ class TelegramAdapter:
             await asyncio.sleep(0.005)
 
     async def _register_commands(self) -> None:
-        group = [BotCommand(name, text) for name, text in GROUP_COMMANDS]
-        private = [BotCommand(name, text) for name, text in PRIVATE_COMMANDS]
+        """The command menu, in English and for Polish-speaking users in Polish."""
         try:
-            await self.app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
-            await self.app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
-            await self.app.bot.set_my_commands(private, scope=BotCommandScopeDefault())
+            for lang, table in ((None, {}), ("pl", i18n_menus.PL)):
+                group = [BotCommand(name, table.get(text, text)) for name, text in GROUP_COMMANDS]
+                private = [
+                    BotCommand(name, table.get(text, text)) for name, text in PRIVATE_COMMANDS
+                ]
+                for commands, scope in (
+                    (group, BotCommandScopeAllGroupChats()),
+                    (private, BotCommandScopeAllPrivateChats()),
+                    (private, BotCommandScopeDefault()),
+                ):
+                    await self.app.bot.set_my_commands(commands, scope=scope, language_code=lang)
         except TelegramError as error:
             log.warning("Telegram: could not register the command menu: %s", error)
 

@@ -205,6 +205,10 @@ async def test_command_tree_syncs_and_every_option_is_described(fake: FakeDiscor
 
         for option in walk(command["options"]):
             assert option["description"] not in ("", "…"), option["name"]
+            # a Polish client sees Polish descriptions (the names stay the command language)
+            assert option["description_localizations"]["pl"] != option["description"]
+            assert "name_localizations" not in option or not option["name_localizations"]
+        assert command["description_localizations"] == {"pl": "Graj w Rummikub na tym kanale"}
         play = next(o for o in command["options"] if o["name"] == "play")
         assert all(o.get("autocomplete") for o in play["options"])
     finally:

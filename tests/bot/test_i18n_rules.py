@@ -141,3 +141,12 @@ def test_each_template_has_polish_with_the_same_blanks(site: Site) -> None:
 def test_the_polish_table_holds_nothing_the_code_no_longer_says() -> None:
     templates = {site.template for site in SITES}
     assert sorted(set(PL) - templates) == []
+
+
+def test_every_telegram_menu_entry_has_polish_that_fits() -> None:
+    from bot import i18n_menus
+    from bot.telegram.adapter import GROUP_COMMANDS, PRIVATE_COMMANDS
+
+    for _, text in (*GROUP_COMMANDS, *PRIVATE_COMMANDS):
+        assert text in i18n_menus.PL, text
+    assert all(1 <= len(polish) <= 100 for polish in i18n_menus.PL.values())  # Discord's limit

@@ -194,6 +194,11 @@ async def test_commands_registered_and_routed(
         n for n, _ in GROUP_COMMANDS
     ]
     assert "start" in [c["command"] for c in fake.commands["all_private_chats"]]
+    polish = fake.commands["all_group_chats:pl"]
+    assert [c["command"] for c in polish] == [
+        c["command"] for c in fake.commands["all_group_chats"]
+    ]
+    assert polish[0]["description"].startswith("otwórz tu poczekalnię gry")
     fake.send_group(GROUP, ANN, f"/new@{fake.bot_username}")
     fake.send_group(GROUP, BOB, "/rummikub play R5 R6 R7")
     fake.send_group(GROUP, BOB, "/weather@other_bot now")
