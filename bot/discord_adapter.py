@@ -880,7 +880,9 @@ class RummikubCog(
         typed = current.strip().lower()
         choices: list[app_commands.Choice[str]] = []
         if "new".startswith(typed):
-            choices.append(app_commands.Choice(name="new meld", value="new"))
+            channel = ChannelRef(PLATFORM, str(interaction.channel_id))
+            label = t(await self._language(channel), "autocomplete_new_meld")
+            choices.append(app_commands.Choice(name=label, value="new"))
         for number, text in melds:
             label = f"{number}: {text}"
             if typed and not label.lower().startswith(typed):

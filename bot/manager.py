@@ -157,7 +157,7 @@ class GameManager:
         except Exception:  # no exception ever reaches a user; the game state is unchanged
             log.exception("command %r failed in %s", text, channel.key)
             await self._reload(channel)
-            return [self._note(channel, player, t(lang, "error"))]
+            return [self._note(channel, player, t(await self._safe_language(channel), "error"))]
 
     async def language(self, channel: ChannelRef) -> str:
         """The language the bot speaks in ``channel`` (read-only): its table's, else the
@@ -169,13 +169,16 @@ class GameManager:
         return settings.language if settings.language in LANGUAGES else "en"
 
     async def _say_error(self, channel: ChannelRef, err: RummikubError) -> str:
-        """A rules or input error in the channel's language (English if that cannot be read)."""
+        """A rules or input error in the channel's language."""
+        return say(await self._safe_language(channel), err)
+
+    async def _safe_language(self, channel: ChannelRef) -> str:
+        """The channel's language, or English when even that cannot be read."""
         try:
-            lang = await self.language(channel)
+            return await self.language(channel)
         except Exception:
             log.exception("cannot read the language of %s", channel.key)
-            lang = "en"
-        return say(lang, err)
+            return "en"
 
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer. Returns the count."""
