@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 
 from engine.actions import USAGE as DRAFT_USAGE
+from engine.errors import RummikubError
+from engine.messages import Msg
 
 LOBBY_VERBS = ("start", "join", "leave", "addbot", "kick", "settings", "cancel", "deal")
 TURN_VERBS = (
@@ -77,41 +79,43 @@ ALIASES = {
     "toggle": "pick",
 }
 
-USAGE: dict[str, str] = {
+USAGE: dict[str, Msg] = {
     **DRAFT_USAGE,
-    "start": "start (opens a game in this channel; add settings like threshold=25 timer=3600)",
-    "join": "join (take a seat in the lobby)",
-    "leave": "leave (give up your seat; in a running game an AI takes it over)",
-    "addbot": "addbot [easy|medium|hard] (add an AI seat)",
-    "kick": "kick <seat number or name> (host or admin: remove a seat from the lobby)",
-    "settings": "settings [name value] (show or change: threshold, timer, games, hints, edition)",
-    "cancel": "cancel (host or admin: end the game in this channel)",
-    "deal": "deal (host: start the match with the seats in the lobby)",
-    "done": "done (end your turn; with nothing played you draw a tile)",
-    "draw": "draw (take one tile and end your turn)",
-    "hint": "hint (the best play for your rack, where the channel allows hints)",
-    "pick": "pick R5 R6 (select rack tiles for the panel's Place button; again to unselect)",
-    "target": "target 3 | target new (where Place puts the selected tiles)",
-    "place": "place (play the selected tiles to the target)",
-    "panel": "panel (show your turn panel: your draft, tile picker and buttons)",
-    "rack": "rack [colour|number] (show your rack privately)",
-    "table": "table (show the table)",
-    "status": "status (whose turn, time left, pool, tile counts)",
-    "score": "score (this match's standings)",
-    "leaderboard": "leaderboard (this channel's best players)",
-    "history": "history (this channel's recent games)",
-    "rules": "rules (the rules and this channel's settings)",
-    "help": "help [verb] (commands, or how to use one)",
-    "sort": "sort colour|number (how your rack is ordered)",
-    "language": "language en|pl (the bot's language in this channel)",
+    "start": Msg("start (opens a game in this channel; add settings like threshold=25 timer=3600)"),
+    "join": Msg("join (take a seat in the lobby)"),
+    "leave": Msg("leave (give up your seat; in a running game an AI takes it over)"),
+    "addbot": Msg("addbot [easy|medium|hard] (add an AI seat)"),
+    "kick": Msg("kick <seat number or name> (host or admin: remove a seat from the lobby)"),
+    "settings": Msg(
+        "settings [name value] (show or change: threshold, timer, games, hints, edition)"
+    ),
+    "cancel": Msg("cancel (host or admin: end the game in this channel)"),
+    "deal": Msg("deal (host: start the match with the seats in the lobby)"),
+    "done": Msg("done (end your turn; with nothing played you draw a tile)"),
+    "draw": Msg("draw (take one tile and end your turn)"),
+    "hint": Msg("hint (the best play for your rack, where the channel allows hints)"),
+    "pick": Msg("pick R5 R6 (select rack tiles for the panel's Place button; again to unselect)"),
+    "target": Msg("target 3 | target new (where Place puts the selected tiles)"),
+    "place": Msg("place (play the selected tiles to the target)"),
+    "panel": Msg("panel (show your turn panel: your draft, tile picker and buttons)"),
+    "rack": Msg("rack [colour|number] (show your rack privately)"),
+    "table": Msg("table (show the table)"),
+    "status": Msg("status (whose turn, time left, pool, tile counts)"),
+    "score": Msg("score (this match's standings)"),
+    "leaderboard": Msg("leaderboard (this channel's best players)"),
+    "history": Msg("history (this channel's recent games)"),
+    "rules": Msg("rules (the rules and this channel's settings)"),
+    "help": Msg("help [verb] (commands, or how to use one)"),
+    "sort": Msg("sort colour|number (how your rack is ordered)"),
+    "language": Msg("language en|pl (the bot's language in this channel)"),
 }
 
 _PREFIX_RE = re.compile(r"^\s*/?(?:rummikub|rk)(?:@\w+)?\b\s*", re.IGNORECASE)
 _SLASH_RE = re.compile(r"^\s*/(\w+)(?:@\w+)?", re.IGNORECASE)
 
 
-class CommandError(ValueError):
-    """Input that is not a command; the message says what to type instead."""
+class CommandError(RummikubError):
+    """Input that is not a command; the message says what to type instead (translatable)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +138,15 @@ def parse_command(text: str) -> Command:
     verb = ALIASES.get(word.lower(), word.lower())
     if verb not in ALL_VERBS:
         close = difflib.get_close_matches(verb, ALL_VERBS, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else " Type help to see the commands."
-        raise CommandError(f"I don't know the command {word!r}.{hint}")
+        hint = (
+            Msg("Did you mean {verb!r}?", verb=close[0])
+            if close
+            else Msg("Type help to see the commands.")
+        )
+        raise CommandError("I don't know the command {word!r}. {hint}", word=word, hint=hint)
     return Command(verb, rest.strip())
 
 
-def usage(verb: str) -> str:
-    return USAGE.get(verb, verb)
+def usage(verb: str) -> Msg:
+    """How to write ``verb``: an example and what it does."""
+    return USAGE.get(verb) or USAGE["help"]

@@ -21,7 +21,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,7 +29,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n_menus
 from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
+from bot.i18n import channel_language, locale_language, t
 from engine.ai import AI_LEVELS
 
 PLATFORM = "discord"
@@ -71,24 +73,15 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 
-TEXT_INTERNAL_ERROR = "Sorry, that failed on my side; the game is saved, please try again."
-TEXT_STALE_BUTTON = (
-    "This button belongs to an older version of the bot and no longer works; "
-    "use /rummikub status to see the game."
-)
-TEXT_GUILD_ONLY = "Rummikub is played in a server channel: use /rummikub there."
-TEXT_NO_POST = (
-    "I can't post in this channel: give me the View Channel, Send Messages, Attach Files and "
-    "Embed Links permissions here."
-)
+# The adapter's own sentences live in bot.i18n (keys below); these are their English forms.
+TEXT_INTERNAL_ERROR = t("en", "internal_error")
+TEXT_STALE_BUTTON = t("en", "stale_button")
+TEXT_GUILD_ONLY = t("en", "guild_only")
+TEXT_NO_POST = t("en", "no_post")
 
 
-def dm_closed_notice(user_id: int) -> str:
-    return (
-        f"<@{user_id}>, I can't send you direct messages (your privacy settings block them), "
-        "so your rack will not arrive by DM: press Show my rack or use /rummikub rack to see "
-        "it privately."
-    )
+def dm_closed_notice(user_id: int, lang: str = "en") -> str:
+    return t(lang, "dm_closed", mention=f"<@{user_id}>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,6 +435,7 @@ class Invocation:
     clicked: Clicked | None
     thinking: bool  # the ephemeral "thinking" original still waits for content
     posted_public: bool = False
+    lang: str = "en"  # the channel's language, for the adapter's own sentences
 
     @property
     def clicked_private(self) -> bool:
@@ -476,6 +470,7 @@ class ReplySender:
     dm_slots: dict[tuple[str, str, str], int] = field(default_factory=dict)
     dm_closed: dict[str, float] = field(default_factory=dict)
     told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
+    language: Callable[[ChannelRef], Awaitable[str]] | None = None
 
     async def deliver(self, replies: Sequence[Reply], ctx: Invocation | None = None) -> None:
         for reply in replies:
@@ -492,7 +487,7 @@ class ReplySender:
                 if ctx is not None and (
                     reply.private_to is None or reply.private_to.same_person(ctx.player)
                 ):
-                    await self._tell_invoker(ctx, TEXT_INTERNAL_ERROR)
+                    await self._tell_invoker(ctx, t(ctx.lang, "internal_error"))
         if ctx is not None and ctx.thinking:
             await self._close_thinking(ctx)
 
@@ -591,7 +586,7 @@ class ReplySender:
             if ctx is None or str(ctx.interaction.channel_id) != chan:
                 return None
             # Interaction followups need no channel permission: answer there instead.
-            await self._tell_invoker(ctx, TEXT_NO_POST)
+            await self._tell_invoker(ctx, t(ctx.lang, "no_post"))
             followup = await ctx.interaction.followup.send(
                 **rendered.single(),
                 files=rendered.files(),
@@ -684,15 +679,21 @@ class ReplySender:
         if key in self.told_dm_closed:
             return
         self.told_dm_closed.add(key)
-        if await self._already_said(channel.chat_id, dm_closed_notice(int(target.user_id))):
+        lang = await self._language(channel)
+        text = dm_closed_notice(int(target.user_id), lang)
+        if await self._already_said(channel.chat_id, text):
             return  # said before a restart, or by another process
         notice = Reply(
             channel=channel,
-            text=dm_closed_notice(int(target.user_id)),
-            buttons=((Button("Show my rack", "rack", "primary"),),),
+            text=text,
+            buttons=((Button(t(lang, "button_show_rack"), "rack", "primary"),),),
             mentions=(target,),
         )
         await self._public(notice, None)
+
+    async def _language(self, channel: ChannelRef) -> str:
+        """The channel's language for the adapter's own sentences (English when unknown)."""
+        return "en" if self.language is None else await self.language(channel)
 
     async def _tell_invoker(self, ctx: Invocation, text: str) -> None:
         try:
@@ -710,7 +711,7 @@ class ReplySender:
             if ctx.posted_public:
                 await ctx.interaction.delete_original_response()
             else:
-                await ctx.interaction.edit_original_response(content="Done.")
+                await ctx.interaction.edit_original_response(content=t(ctx.lang, "done_ack"))
         except discord.HTTPException as error:
             log.warning("could not close the deferred response: %s", error)
         ctx.thinking = False
@@ -754,7 +755,7 @@ class RummikubCog(
         super().__init__()
         self.bot = bot
         self.service = service
-        self.sender = ReplySender(bot)
+        self.sender = ReplySender(bot, language=self._language)
         service.set_outbox(self.sender.outbox, platform=PLATFORM)
 
     # the single path every command, button and select goes through ---------------------------
@@ -786,19 +787,28 @@ class RummikubCog(
             replies = await self.service.handle(player, channel, text, admin=is_admin(interaction))
         except Exception:
             log.exception("the game service failed on %r", text)
-            replies = [Reply(channel, TEXT_INTERNAL_ERROR, private_to=player)]
+            replies = None
+        ctx.lang = await self._language(channel)
+        if replies is None:
+            replies = [Reply(channel, t(ctx.lang, "internal_error"), private_to=player)]
         await self.sender.deliver(replies, ctx)
+
+    async def _language(self, channel: ChannelRef) -> str:
+        """The channel's language, asked of the game service (English if it cannot say)."""
+        return await channel_language(self.service, channel)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = TEXT_GUILD_ONLY
-        elif isinstance(error, app_commands.TransformerError):
-            text = f"I could not read {error.value!r}: {error}"
+            text = t(locale_language(interaction.locale), "guild_only")
         else:
-            log.error("slash command failed", exc_info=error)
-            text = TEXT_INTERNAL_ERROR
+            lang = await self._language(ChannelRef(PLATFORM, str(interaction.channel_id)))
+            if isinstance(error, app_commands.TransformerError):
+                text = t(lang, "bad_option", value=repr(error.value), reason=str(error))
+            else:
+                log.error("slash command failed", exc_info=error)
+                text = t(lang, "internal_error")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -818,8 +828,9 @@ class RummikubCog(
             return
         await asyncio.sleep(0)
         if not interaction.response.is_done():
+            lang = await self._language(ChannelRef(PLATFORM, str(interaction.channel_id)))
             try:
-                await interaction.response.send_message(TEXT_STALE_BUTTON, ephemeral=True)
+                await interaction.response.send_message(t(lang, "stale_button"), ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not answer a stale component: %s", error)
 
@@ -869,7 +880,9 @@ class RummikubCog(
         typed = current.strip().lower()
         choices: list[app_commands.Choice[str]] = []
         if "new".startswith(typed):
-            choices.append(app_commands.Choice(name="new meld", value="new"))
+            channel = ChannelRef(PLATFORM, str(interaction.channel_id))
+            label = t(await self._language(channel), "autocomplete_new_meld")
+            choices.append(app_commands.Choice(name=label, value="new"))
         for number, text in melds:
             label = f"{number}: {text}"
             if typed and not label.lower().startswith(typed):
@@ -1118,6 +1131,29 @@ class RummikubCog(
         return [c for c in choices if c.value != "new"]
 
 
+class MenuTranslator(app_commands.Translator):
+    """Polish descriptions for slash commands and their options (Discord shows each user the
+    descriptions of their client's language); names and choices stay as typed."""
+
+    DESCRIPTIONS = frozenset(
+        {
+            app_commands.TranslationContextLocation.command_description,
+            app_commands.TranslationContextLocation.group_description,
+            app_commands.TranslationContextLocation.parameter_description,
+        }
+    )
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.polish or context.location not in self.DESCRIPTIONS:
+            return None
+        return i18n_menus.PL.get(string.message)
+
+
 class RummikubBot(commands.AutoShardedBot):
     """The bot: no privileged intents, slash commands only, restart-proof components."""
 
@@ -1146,6 +1182,7 @@ class RummikubBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
+        await self.tree.set_translator(MenuTranslator())
         await self.add_cog(RummikubCog(self, self.service))
         if self.sync_commands:
             await self.sync_now()

@@ -8,10 +8,16 @@ Polish lives in ``bot/i18n_rules.py`` and ``bot/i18n_images.py`` and is reached 
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import TYPE_CHECKING, Any
 
 from bot import i18n_images, i18n_rules
 from engine.messages import Renderable, Translate, english
+
+if TYPE_CHECKING:
+    from bot.api import ChannelRef
+
+log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "pl")
 
@@ -76,6 +82,54 @@ MESSAGES: dict[str, dict[str, str]] = {
         "in one colour (1 low, no 13-1). Initial meld {threshold}+ from your rack. Play a tile "
         "or draw; {seconds}s per turn (timeout: a legal play stands, else draw 1, an unfinished "
         "change rolls back and draws {penalty}). Settings: {settings}.",
+        "languages": "Languages: {codes}.",
+        "button_join": "Join",
+        "button_leave": "Leave",
+        "button_add_ai": "Add AI",
+        "button_deal": "Deal",
+        "games_players": "players",
+        "button_sort_colour": "Sort by colour",
+        "button_sort_number": "Sort by number",
+        "button_my_turn": "My turn",
+        "button_my_rack": "My rack",
+        "button_status": "Status",
+        "button_place": "Place",
+        "button_auto": "Auto",
+        "button_undo": "Undo",
+        "button_reset": "Reset",
+        "button_draw": "Draw",
+        "button_done": "Done",
+        "button_show_rack": "Show my rack",
+        "button_open_private": "Open my private chat",
+        "option_new_meld": "New meld",
+        "autocomplete_new_meld": "new meld",
+        "option_meld": "Meld {number}",
+        "select_tiles": "Tiles to place",
+        "select_target": "Where to",
+        "standings_row": "{rank}. {name}: {won} won, {total}",
+        "leaderboard_row": "{rank}. {name}: {won}/{played} won, {total}",
+        "history_won": "{when} {name} won ({score})",
+        "history_cancelled": "{when} cancelled",
+        "history_ended": "{when} ended",
+        "internal_error": "Sorry, that failed on my side; the game is saved, please try again.",
+        "stale_button": "This button belongs to an older version of the bot and no longer works; "
+        "use /rummikub status to see the game.",
+        "guild_only": "Rummikub is played in a server channel: use /rummikub there.",
+        "no_post": "I can't post in this channel: give me the View Channel, Send Messages, Attach "
+        "Files and Embed Links permissions here.",
+        "dm_closed": "{mention}, I can't send you direct messages (your privacy settings block "
+        "them), so your rack will not arrive by DM: press Show my rack or use /rummikub rack to "
+        "see it privately.",
+        "bad_option": "I could not read {value}: {reason}",
+        "done_ack": "Done.",
+        "tg_failure": "Something went wrong on my side while running that command; please try "
+        "again.",
+        "tg_expired": "This button has expired; send /rack for a fresh panel.",
+        "tg_open_private": "{name}, I can't send you private messages yet. Tap the button below "
+        "and press Start: your rack and turn panel will be waiting there.",
+        "terminal_continue": "Continuing your unfinished game.",
+        "terminal_bye": "Bye - your game is saved; run the same command to continue.",
+        "terminal_over": "The match is over. Thanks for playing!",
         "error": "Something went wrong on our side; nothing was changed. Please try again.",
         "busy": "Another move on this table was saved at the same moment; nothing was changed. "
         "Please try again.",
@@ -119,10 +173,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "match_next": "Dalej: gra {number} z {games}.",
         "match_over": "Mecz zakończony. Zwycięzca: {names}.",
         "standings": "Tabela po {played} z {games} gier: {rows}.",
-        "rack": "Twoja tabliczka ({count}): {tiles}",
+        "rack": "Twój stojak ({count}): {tiles}",
         "rack_new": "Nowa: {tile}.",
         "hint_off": "Podpowiedzi są na tym kanale wyłączone (settings hints on).",
-        "hint_none": "Brak ruchu dla twojej tabliczki; dobierz.",
+        "hint_none": "Brak ruchu dla twojego stojaka; dobierz.",
         "hint": "Podpowiedź: {text}",
         "settings": "Ustawienia: {settings}.",
         "setting_changed": "{name} zmienia {key} na {value}.",
@@ -138,10 +192,59 @@ MESSAGES: dict[str, dict[str, str]] = {
         "help": "Polecenia: {verbs}. Wpisz help <polecenie>, aby zobaczyć użycie.",
         "help_verb": "Użycie: {usage}",
         "rules": "Oficjalne zasady: grupy 3-4 kostek o tym samym numerze w różnych kolorach, "
-        "serie 3+ kolejnych numerów w jednym kolorze (1 najniższa, bez 13-1). Pierwsze wyłożenie "
-        "{threshold}+ z własnej tabliczki. Wyłóż kostkę lub dobierz; {seconds}s na ruch "
+        "szeregi 3+ kolejnych numerów w jednym kolorze (1 najniższa, bez 13-1). Pierwsze wyłożenie "
+        "{threshold}+ z własnego stojaka. Wyłóż kostkę lub dobierz; {seconds}s na ruch "
         "(po czasie: poprawny ruch zostaje, bez zmian dobierasz 1, niedokończona zmiana "
         "jest cofana i dobierasz {penalty}). Ustawienia: {settings}.",
+        "languages": "Języki: {codes}.",
+        "button_join": "Dołącz",
+        "button_leave": "Wyjdź",
+        "button_add_ai": "Dodaj AI",
+        "button_deal": "Rozdaj",
+        "games_players": "tyle, ilu graczy",
+        "button_sort_colour": "Sortuj wg koloru",
+        "button_sort_number": "Sortuj wg numeru",
+        "button_my_turn": "Mój ruch",
+        "button_my_rack": "Mój stojak",
+        "button_status": "Stan gry",
+        "button_place": "Połóż",
+        "button_auto": "Auto",
+        "button_undo": "Cofnij",
+        "button_reset": "Od nowa",
+        "button_draw": "Dobierz",
+        "button_done": "Gotowe",
+        "button_show_rack": "Pokaż mój stojak",
+        "button_open_private": "Otwórz mój czat prywatny",
+        "option_new_meld": "Nowy układ",
+        "autocomplete_new_meld": "nowy układ",
+        "option_meld": "Układ {number}",
+        "select_tiles": "Kostki do wyłożenia",
+        "select_target": "Gdzie",
+        "standings_row": "{rank}. {name}: wygrane {won}, {total}",
+        "leaderboard_row": "{rank}. {name}: wygrane {won}/{played}, {total}",
+        "history_won": "{when} wygrywa {name} ({score})",
+        "history_cancelled": "{when} anulowana",
+        "history_ended": "{when} zakończona",
+        "internal_error": "Przepraszam, coś zawiodło po mojej stronie; gra jest zapisana, "
+        "spróbuj ponownie.",
+        "stale_button": "Ten przycisk pochodzi ze starszej wersji bota i już nie działa; "
+        "wpisz /rummikub status, aby zobaczyć grę.",
+        "guild_only": "W Rummikub gra się na kanale serwera: użyj tam /rummikub.",
+        "no_post": "Nie mogę pisać na tym kanale: nadaj mi tutaj uprawnienia Wyświetlanie "
+        "kanału, Wysyłanie wiadomości, Załączanie plików i Osadzanie linków.",
+        "dm_closed": "{mention}, nie mogę wysyłać ci prywatnych wiadomości (blokują je twoje "
+        "ustawienia prywatności), więc stojak nie przyjdzie w wiadomości prywatnej: naciśnij "
+        "Pokaż mój stojak albo użyj /rummikub rack, aby zobaczyć go tylko dla siebie.",
+        "bad_option": "Nie rozumiem {value}: {reason}",
+        "done_ack": "Gotowe.",
+        "tg_failure": "Coś poszło nie tak po mojej stronie przy tym poleceniu; spróbuj ponownie.",
+        "tg_expired": "Ten przycisk wygasł; wyślij /rack, aby dostać nowy panel.",
+        "tg_open_private": "{name}, nie mogę jeszcze pisać do ciebie prywatnie. Dotknij "
+        "przycisku poniżej i naciśnij Start: czekają tam twój stojak i panel ruchu.",
+        "terminal_continue": "Wznawiam twoją niedokończoną grę.",
+        "terminal_bye": "Do zobaczenia - gra jest zapisana; uruchom to samo polecenie, aby "
+        "grać dalej.",
+        "terminal_over": "Mecz zakończony. Dzięki za grę!",
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
         "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
         "Spróbuj ponownie.",
@@ -174,6 +277,26 @@ def translator(lang: str) -> Translate:
 def say(lang: str, message: Renderable) -> str:
     """A rules error or an engine/renderer message, in ``lang``."""
     return message.render(translator(lang))
+
+
+async def channel_language(service: object, channel: ChannelRef) -> str:
+    """The language ``service`` speaks in ``channel``, for an adapter's own sentences: its
+    ``language(channel)`` when it has one (``GameManager`` does), else English."""
+    language = getattr(service, "language", None)
+    if language is None:
+        return "en"
+    try:
+        lang = await language(channel)
+    except Exception:  # an adapter's apology must not fail on a settings read
+        log.exception("cannot read the language of %s", channel.key)
+        return "en"
+    return lang if lang in LANGUAGES else "en"
+
+
+def locale_language(locale: object) -> str:
+    """A platform's user locale (``pl``, ``pl-PL``, ``Locale.polish``) as one of LANGUAGES."""
+    code = str(getattr(locale, "value", locale) or "").lower()
+    return next((lang for lang in LANGUAGES if code.startswith(lang)), "en")
 
 
 def duration(seconds: float) -> str:

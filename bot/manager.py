@@ -20,12 +20,13 @@ from typing import Any
 
 from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import ALL_VERBS, CommandError, parse_command, usage
-from bot.i18n import LANGUAGES, duration, t
+from bot.i18n import LANGUAGES, duration, say, t
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
 from engine.actions import DRAFT_VERBS
 from engine.ai import AI_LEVELS, choose_move
+from engine.messages import Msg
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
 from storage import (
@@ -137,7 +138,7 @@ class GameManager:
         try:
             command = parse_command(text)
         except CommandError as err:
-            return [self._note(channel, player, str(err))]
+            return [self._note(channel, player, await self._say_error(channel, err))]
         try:
             if command.verb == "start":
                 return await self._start(player, channel, command.args)
@@ -149,14 +150,35 @@ class GameManager:
                     return [self._note(channel, player, t(lang, "no_game"))]
                 return await self._dispatch(table, player, command.verb, command.args, admin)
         except RummikubError as err:
-            return [self._note(channel, player, str(err))]
+            return [self._note(channel, player, await self._say_error(channel, err))]
         except ConflictError:
             await self._reload(channel)
             return [self._note(channel, player, t(lang, "busy"))]
         except Exception:  # no exception ever reaches a user; the game state is unchanged
             log.exception("command %r failed in %s", text, channel.key)
             await self._reload(channel)
-            return [self._note(channel, player, t(lang, "error"))]
+            return [self._note(channel, player, t(await self._safe_language(channel), "error"))]
+
+    async def language(self, channel: ChannelRef) -> str:
+        """The language the bot speaks in ``channel`` (read-only): its table's, else the
+        channel's stored setting."""
+        table = self.tables.get(channel.key)
+        if table is not None:
+            return table.lang
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        return settings.language if settings.language in LANGUAGES else "en"
+
+    async def _say_error(self, channel: ChannelRef, err: RummikubError) -> str:
+        """A rules or input error in the channel's language."""
+        return say(await self._safe_language(channel), err)
+
+    async def _safe_language(self, channel: ChannelRef) -> str:
+        """The channel's language, or English when even that cannot be read."""
+        try:
+            return await self.language(channel)
+        except Exception:
+            log.exception("cannot read the language of %s", channel.key)
+            return "en"
 
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer. Returns the count."""
@@ -337,20 +359,20 @@ class GameManager:
             lang,
             "lobby_state",
             seats=self._seats_text(table),
-            settings=self._settings_text(table.rules),
+            settings=self._settings_text(table.rules, lang),
         )
         buttons = (
             (
-                Button("Join", "join", "success"),
-                Button("Leave", "leave", "secondary"),
-                Button("Add AI", "addbot", "primary"),
-                Button("Deal", "deal", "success"),
+                Button(t(lang, "button_join"), "join", "success"),
+                Button(t(lang, "button_leave"), "leave", "secondary"),
+                Button(t(lang, "button_add_ai"), "addbot", "primary"),
+                Button(t(lang, "button_deal"), "deal", "success"),
             ),
         )
         return self._public(table, body, buttons=buttons, slot="lobby")
 
-    def _settings_text(self, rules: Rules) -> str:
-        games = rules.match_games if rules.match_games is not None else "players"
+    def _settings_text(self, rules: Rules, lang: str) -> str:
+        games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
         return (
             f"edition {rules.edition.value}, threshold {rules.opening_threshold}, "
             f"timer {duration(rules.turn_seconds)}, games {games}, "
@@ -464,7 +486,7 @@ class GameManager:
                 self._note(
                     table.channel,
                     player,
-                    t(lang, "settings", settings=self._settings_text(table.rules)),
+                    t(lang, "settings", settings=self._settings_text(table.rules, lang)),
                 )
             ]
         if not self._is_host(table, player, admin):
@@ -514,7 +536,8 @@ class GameManager:
     ) -> Reply:
         lang = args.strip().lower()
         if lang not in LANGUAGES:
-            return self._note(channel, player, f"Languages: {', '.join(LANGUAGES)}.")
+            said = table.lang if table is not None else await self.language(channel)
+            return self._note(channel, player, t(said, "languages", codes=", ".join(LANGUAGES)))
         current = await self.settings.get(channel.platform, channel.chat_id)
         rules = self._rules_from_settings(current)
         await self.settings.update(
@@ -551,7 +574,7 @@ class GameManager:
                 lang,
                 "lobby_state",
                 seats=self._seats_text(table),
-                settings=self._settings_text(table.rules),
+                settings=self._settings_text(table.rules, lang),
             ),
             slot="lobby",
         )  # the lobby message loses its buttons
@@ -853,7 +876,9 @@ class GameManager:
         for token in parse_tokens(args):
             code = token.tile.code
             if code not in rack_codes and str(token.tile) not in rack_codes:
-                raise RummikubErrorText(f"There is no {token.tile} on your rack.")
+                raise RummikubErrorText(
+                    "There is no {tile} {where}.", tile=str(token.tile), where=Msg("on your rack")
+                )
             if code in table.selection:
                 table.selection.remove(code)
             else:
@@ -867,7 +892,7 @@ class GameManager:
         elif value.isdigit():
             table.target = int(value)
         else:
-            raise RummikubErrorText(f"Write it like: {usage('target')}.")
+            raise CommandErrorAsRule(usage("target"))
         return await self._panel_reply(table, seat)
 
     async def _hint(self, table: LiveTable, seat: int, player: PlayerRef) -> Reply:
@@ -889,7 +914,7 @@ class GameManager:
         elif value.startswith("col"):
             table.sort_by[player.key] = "color"
         else:
-            raise RummikubErrorText(f"Write it like: {usage('sort')}.")
+            raise CommandErrorAsRule(usage("sort"))
 
     async def _rack_reply(self, table: LiveTable, seat: int) -> Reply:
         game = table.game
@@ -909,7 +934,10 @@ class GameManager:
             private_to=info.player,
             slot="rack",
             buttons=(
-                (Button("Sort by colour", "sort colour"), Button("Sort by number", "sort number")),
+                (
+                    Button(t(table.lang, "button_sort_colour"), "sort colour"),
+                    Button(t(table.lang, "button_sort_number"), "sort number"),
+                ),
             ),
         )
 
@@ -924,9 +952,9 @@ class GameManager:
         )
         buttons = (
             (
-                Button("My turn", "panel", "primary"),
-                Button("My rack", "rack"),
-                Button("Status", "status"),
+                Button(t(table.lang, "button_my_turn"), "panel", "primary"),
+                Button(t(table.lang, "button_my_rack"), "rack"),
+                Button(t(table.lang, "button_status"), "status"),
             ),
         )
         current = table.current_seat
@@ -952,21 +980,27 @@ class GameManager:
         )
         numbers = [i + 1 for i, s in enumerate(draft.slots) if s.tiles]
         targets = (
-            SelectOption("New meld", "new", table.target is None),
-            *tuple(SelectOption(f"Meld {n}", str(n), table.target == n) for n in numbers),
+            SelectOption(t(lang, "option_new_meld"), "new", table.target is None),
+            *tuple(
+                SelectOption(t(lang, "option_meld", number=n), str(n), table.target == n)
+                for n in numbers
+            ),
         )
         selects = (
-            Select("pick", "Tiles to place", options, 0, min(len(options), 25) or 1),
-            Select("target", "Where to", targets[:25], 1, 1),
+            Select("pick", t(lang, "select_tiles"), options, 0, min(len(options), 25) or 1),
+            Select("target", t(lang, "select_target"), targets[:25], 1, 1),
         )
         buttons = (
             (
-                Button("Place", "place", "primary"),
-                Button("Auto", "auto " + " ".join(table.selection), "primary"),
-                Button("Undo", "undo"),
-                Button("Reset", "reset"),
+                Button(t(lang, "button_place"), "place", "primary"),
+                Button(t(lang, "button_auto"), "auto " + " ".join(table.selection), "primary"),
+                Button(t(lang, "button_undo"), "undo"),
+                Button(t(lang, "button_reset"), "reset"),
             ),
-            (Button("Draw", "draw", "secondary"), Button("Done", "done", "success")),
+            (
+                Button(t(lang, "button_draw"), "draw", "secondary"),
+                Button(t(lang, "button_done"), "done", "success"),
+            ),
         )
         images = await self.presenter.draft_images(draft, sort_by, lang=lang)
         return Reply(
@@ -1019,7 +1053,14 @@ class GameManager:
         if match is None:
             return t(table.lang, "playing_only")
         rows = "; ".join(
-            f"{row.rank}. {table.seats[row.seat].name}: {row.games_won} won, {row.total:+d}"
+            t(
+                table.lang,
+                "standings_row",
+                rank=row.rank,
+                name=table.seats[row.seat].name,
+                won=row.games_won,
+                total=f"{row.total:+d}",
+            )
             for row in match.standings()
         )
         return t(table.lang, "standings", played=len(match.results), games=match.games, rows=rows)
@@ -1030,8 +1071,8 @@ class GameManager:
             try:
                 verb = parse_command(verb).verb
             except CommandError as err:
-                return str(err)
-            return t(lang, "help_verb", usage=usage(verb))
+                return say(lang, err)
+            return t(lang, "help_verb", usage=say(lang, usage(verb)))
         return t(lang, "help", verbs=", ".join(ALL_VERBS))
 
     def _rules_text(self, lang: str, rules: Rules) -> str:
@@ -1041,7 +1082,7 @@ class GameManager:
             threshold=rules.opening_threshold,
             seconds=rules.turn_seconds,
             penalty=rules.timeout_penalty,
-            settings=self._settings_text(rules),
+            settings=self._settings_text(rules, lang),
         )
 
     async def _leaderboard(self, channel: ChannelRef, lang: str) -> str:
@@ -1049,7 +1090,15 @@ class GameManager:
         if not entries:
             return t(lang, "leaderboard_empty")
         rows = "; ".join(
-            f"{i}. {e.name}: {e.games_won}/{e.games_played} won, {e.total_score:+d}"
+            t(
+                lang,
+                "leaderboard_row",
+                rank=i,
+                name=e.name,
+                won=e.games_won,
+                played=e.games_played,
+                total=f"{e.total_score:+d}",
+            )
             for i, e in enumerate(entries, start=1)
         )
         return t(lang, "leaderboard", rows=rows)
@@ -1066,9 +1115,11 @@ class GameManager:
 
                 result = GameResult.from_text(g.result["text"])
                 winner = g.seats[result.winner].name
-                rows.append(f"{when} {winner} won ({result.scores[result.winner]:+d})")
+                score = f"{result.scores[result.winner]:+d}"
+                rows.append(t(lang, "history_won", when=when, name=winner, score=score))
             else:
-                rows.append(f"{when} {g.status}")
+                status = "history_cancelled" if g.status == "cancelled" else "history_ended"
+                rows.append(t(lang, status, when=when))
         return t(lang, "history", rows="; ".join(rows))
 
     # ----- restart -------------------------------------------------------------------------
@@ -1156,8 +1207,8 @@ class RummikubErrorText(RummikubError):
 class CommandErrorAsRule(RummikubError):
     """A usage error found after parsing."""
 
-    def __init__(self, usage_text: str) -> None:
-        super().__init__(f"Write it like: {usage_text}.")
+    def __init__(self, usage_text: Msg) -> None:
+        super().__init__(Msg("Write it like: {usage}.", usage=usage_text))
 
 
 def hint_text(game: Game, seat: int) -> str | None:

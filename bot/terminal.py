@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.api import ChannelRef, PlayerRef, Reply
+from bot.i18n import t
 from bot.manager import GameManager
 
 PROMPT = "> "
@@ -75,7 +76,7 @@ class TerminalAdapter:
     async def setup(self, ai: Sequence[str], settings: Sequence[str]) -> None:
         """Open the table, add the AI seats and deal (or continue a stored game)."""
         if self.playing:
-            self.out.write("Continuing your unfinished game.\n")
+            self.out.write(await self._say("terminal_continue"))
             await self.send("table")
             await self.send("rack")
             return
@@ -91,16 +92,20 @@ class TerminalAdapter:
             self.out.flush()
             line = await stdin.readline()
             if not line:
-                self.out.write("\nBye - your game is saved; run the same command to continue.\n")
+                self.out.write("\n" + await self._say("terminal_bye"))
                 return 0
             text = line.decode(errors="replace").strip()
             if text in ("quit", "exit"):
-                self.out.write("Bye - your game is saved; run the same command to continue.\n")
+                self.out.write(await self._say("terminal_bye"))
                 return 0
             if text:
                 await self.send(text)
-        self.out.write("The match is over. Thanks for playing!\n")
+        self.out.write(await self._say("terminal_over"))
         return 0
+
+    async def _say(self, message: str) -> str:
+        """One of the terminal's own sentences, in the channel's language, as a line."""
+        return t(await self.manager.language(self.channel), message) + "\n"
 
 
 class LineReader:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import NotationError
+from engine.messages import Msg
 from engine.notation import TileToken, parse_meld_tokens, parse_tokens
 
 
@@ -104,16 +105,17 @@ Action = Play | Move | Split | Swap | Arrange | Auto | Undo | Reset
 
 DRAFT_VERBS = ("play", "move", "split", "swap", "arrange", "auto", "undo", "reset")
 
-USAGE: dict[str, str] = {
-    "play": "play R5 R6 R7 (a new meld) or play R8 to 3 (add to meld 3)",
-    "move": "move R7 from 2 to 5, or move R7 from 2 to new",
-    "split": "split 2 at R6 (meld 2 splits before R6)",
-    "swap": "swap J in 4 with O9 (add 'from 2' to take O9 from meld 2)",
-    "arrange": "arrange R4 R5 R6 / K9 B9 O9 (the whole new table)",
-    "auto": "auto R6 K9 (the bot places these rack tiles for you)",
-    "undo": "undo (one step back)",
-    "reset": "reset (put everything back as it was at the start of your turn)",
+USAGE: dict[str, Msg] = {
+    "play": Msg("play R5 R6 R7 (a new meld) or play R8 to 3 (add to meld 3)"),
+    "move": Msg("move R7 from 2 to 5, or move R7 from 2 to new"),
+    "split": Msg("split 2 at R6 (meld 2 splits before R6)"),
+    "swap": Msg("swap J in 4 with O9 (add 'from 2' to take O9 from meld 2)"),
+    "arrange": Msg("arrange R4 R5 R6 / K9 B9 O9 (the whole new table)"),
+    "auto": Msg("auto R6 K9 (the bot places these rack tiles for you)"),
+    "undo": Msg("undo (one step back)"),
+    "reset": Msg("reset (put everything back as it was at the start of your turn)"),
 }
+"""How to write each draft step: an example and what it does (translatable)."""
 
 
 def _num(name: str) -> str:
@@ -132,14 +134,14 @@ _SWAP_RE = re.compile(
 )
 
 
-def _usage_error(verb: str, detail: str) -> NotationError:
-    return NotationError(f"{detail} Write it like: {USAGE[verb]}.")
+def _usage_error(verb: str, detail: Msg) -> NotationError:
+    return NotationError("{detail} Write it like: {usage}.", detail=detail, usage=USAGE[verb])
 
 
 def _tokens(text: str, verb: str) -> tuple[TileToken, ...]:
     tokens = tuple(parse_tokens(text))
     if not tokens:
-        raise _usage_error(verb, "Name the tiles.")
+        raise _usage_error(verb, Msg("Name the tiles."))
     return tokens
 
 
@@ -155,7 +157,7 @@ def parse_action(text: str) -> Action:
         return Reset()
     if verb in ("play", "p", "put", "add"):
         if not rest:
-            raise _usage_error("play", "Say which tiles to play.")
+            raise _usage_error("play", Msg("Say which tiles to play."))
         m = _PLAY_RE.match(rest_lower)
         assert m is not None
         target = int(m.group("a")) if m.group("a") else None
@@ -163,30 +165,34 @@ def parse_action(text: str) -> Action:
     if verb in ("move", "mv"):
         m = _MOVE_RE.match(rest_lower)
         if not m:
-            raise _usage_error("move", "Say which tiles, from which meld and to where.")
+            raise _usage_error("move", Msg("Say which tiles, from which meld and to where."))
         target = None if m.group("new") else int(m.group("b"))
         return Move(_tokens(rest[: m.end("tiles")], "move"), int(m.group("a")), target)
     if verb == "split":
         m = _SPLIT_RE.match(rest_lower)
         if not m:
-            raise _usage_error("split", "Say which meld and before which tile.")
+            raise _usage_error("split", Msg("Say which meld and before which tile."))
         tile = _tokens(rest[m.start("tile") :], "split")
         if len(tile) != 1:
-            raise _usage_error("split", "Split before exactly one tile.")
+            raise _usage_error("split", Msg("Split before exactly one tile."))
         return Split(int(m.group("a")), tile[0])
     if verb == "swap":
         m = _SWAP_RE.match(rest_lower)
         if not m:
-            raise _usage_error("swap", "Say which meld's joker and the tile to put in its place.")
+            raise _usage_error(
+                "swap", Msg("Say which meld's joker and the tile to put in its place.")
+            )
         tile = _tokens(rest[m.start("tile") : m.end("tile")], "swap")
         if len(tile) != 1:
-            raise _usage_error("swap", "Swap the joker for exactly one tile.")
+            raise _usage_error("swap", Msg("Swap the joker for exactly one tile."))
         source = int(m.group("b")) if m.group("b") else None
         return Swap(int(m.group("a")), tile[0], source)
     if verb == "arrange":
         if not rest:
-            raise _usage_error("arrange", "State the whole table.")
+            raise _usage_error("arrange", Msg("State the whole table."))
         return Arrange(tuple(tuple(m) for m in parse_meld_tokens(rest)))
     if verb == "auto":
         return Auto(tuple(parse_tokens(rest)) if rest else ())
-    raise NotationError(f"{verb!r} is not a move; use one of: {', '.join(DRAFT_VERBS)}.")
+    raise NotationError(
+        "{verb!r} is not a move; use one of: {verbs}.", verb=verb, verbs=", ".join(DRAFT_VERBS)
+    )

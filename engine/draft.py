@@ -27,8 +27,9 @@ from engine.actions import (
 )
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind, analyse, rebuild
+from engine.messages import Msg, either
 from engine.notation import TileToken
-from engine.rules import joker_problem, opening_problem
+from engine.rules import joker_problem_msg, opening_problem_msg
 from engine.tiles import Face, Tile, sort_tiles, tiles_text
 
 if TYPE_CHECKING:
@@ -51,12 +52,18 @@ class Slot:
         return rebuild(self.tiles, dict(self.pins))
 
     def error(self) -> str | None:
+        """Why these tiles are not a valid set (English), or None."""
+        problem = self.error_message()
+        return None if problem is None else str(problem)
+
+    def error_message(self) -> Msg | None:
+        """Why these tiles are not a valid set, as a translatable message, or None."""
         if not self.tiles:
             return None
         try:
             self.meld()
         except InvalidMeldError as err:
-            return str(err)
+            return err.msg
         return None
 
     def normalised(self) -> Slot:
@@ -80,6 +87,13 @@ class DraftState:
     slots: tuple[Slot, ...]
     rack: tuple[Tile, ...]
     held: tuple[Tile, ...] = ()  # jokers taken from the table this turn, not yet placed
+
+
+ON_RACK = Msg("on your rack")
+
+
+def _in_meld(number: int) -> Msg:
+    return Msg("in meld {number}", number=number)
 
 
 Solver = Callable[[Sequence[Meld], Sequence[Tile], Sequence[Tile], bool, int], list[Meld]]
@@ -138,47 +152,57 @@ class Draft:
                 try:
                     out.append(slot.meld())
                 except InvalidMeldError as err:
-                    raise IllegalMoveError(f"Meld {number}: {err}") from None
+                    raise IllegalMoveError(
+                        "Meld {number}: {reason}", number=number, reason=err
+                    ) from None
         return out
 
     def problems(self) -> list[str]:
-        """Every reason the draft can't be committed now, as sentences (empty when legal)."""
-        problems: list[str] = []
+        """Every reason the draft can't be committed now, as English sentences."""
+        return [str(problem) for problem in self.problem_messages()]
+
+    def problem_messages(self) -> list[Msg]:
+        """Every reason the draft can't be committed now, as translatable messages (empty when
+        legal)."""
+        problems: list[Msg] = []
         if self.state.held:
             problems.append(
-                "The joker you took must be played this turn in a new set "
-                f"(for example: play J {self._example_pair()})."
+                Msg(
+                    "The joker you took must be played this turn in a new set "
+                    "(for example: play J {example}).",
+                    example=self._example_pair(),
+                )
             )
         for number, slot in enumerate(self.state.slots, start=1):
-            error = slot.error()
+            error = slot.error_message()
             if error:
-                problems.append(f"Meld {number}: {error}")
+                problems.append(Msg("Meld {number}: {reason}", number=number, reason=error))
         played = self.played
         if not played:
             problems.append(
-                "You must play at least one tile from your rack (or draw to end your turn)."
+                Msg("You must play at least one tile from your rack (or draw to end your turn).")
             )
         if problems:
             return problems
         final = self.melds()
         if not self.melded_before:
-            problem = opening_problem(
+            problem = opening_problem_msg(
                 self.base_table, final, played, self.game.rules.opening_threshold
             )
             if problem:
                 problems.append(problem)
-        problem = joker_problem(self.base_table, final, self.melded_before)
+        problem = joker_problem_msg(self.base_table, final, self.melded_before)
         if problem:
             problems.append(problem)
         return problems
 
     @property
     def is_legal(self) -> bool:
-        return not self.problems()
+        return not self.problem_messages()
 
     def validate(self) -> list[Meld]:
         """Return the final table or raise ``IllegalMoveError`` with the first problem."""
-        problems = self.problems()
+        problems = self.problem_messages()
         if problems:
             raise IllegalMoveError(problems[0])
         return self.melds()
@@ -214,7 +238,7 @@ class Draft:
         elif isinstance(action, Auto):
             new = self._auto(action)
         else:  # pragma: no cover - parse_action returns only the kinds above
-            raise IllegalMoveError(f"{action} is not a draft step.")
+            raise IllegalMoveError("{action} is not a draft step.", action=str(action))
         self._push(new, str(action))
 
     def undo(self) -> None:
@@ -253,24 +277,30 @@ class Draft:
         if not 1 <= number <= len(self.state.slots) or not self.state.slots[number - 1].tiles:
             existing = [i + 1 for i, s in enumerate(self.state.slots) if s.tiles]
             if not existing:
-                raise IllegalMoveError(f"There is no meld {number}; the table is empty.")
+                raise IllegalMoveError(
+                    "There is no meld {number}; the table is empty.", number=number
+                )
             raise IllegalMoveError(
-                f"There is no meld {number}; the melds are numbered {existing[0]} to "
-                f"{existing[-1]}."
+                "There is no meld {number}; the melds are numbered {first} to {last}.",
+                number=number,
+                first=existing[0],
+                last=existing[-1],
             )
         return number - 1
 
     def _is_new(self, index: int) -> bool:
         return index >= len(self.base.slots)
 
-    def _need_melded(self, what: str) -> None:
+    def _need_melded(self, what: Msg) -> None:
         if not self.melded_before:
             raise IllegalMoveError(
-                f"You can't {what} before your initial meld: first play new sets worth "
-                f"{self.game.rules.opening_threshold} or more from your rack."
+                "You can't {what} before your initial meld: first play new sets worth "
+                "{threshold} or more from your rack.",
+                what=what,
+                threshold=self.game.rules.opening_threshold,
             )
 
-    def _take(self, tokens: Sequence[TileToken], source: Sequence[Tile], where: str) -> list[Tile]:
+    def _take(self, tokens: Sequence[TileToken], source: Sequence[Tile], where: Msg) -> list[Tile]:
         """Pick physical tiles matching ``tokens`` out of ``source`` (faces; copies if given)."""
         pool = list(source)
         picked: list[Tile] = []
@@ -279,7 +309,9 @@ class Draft:
             if match is None:
                 match = next((t for t in pool if t.same_face(token.tile)), None)
             if match is None:
-                raise IllegalMoveError(f"There is no {token.tile} {where}.")
+                raise IllegalMoveError(
+                    "There is no {tile} {where}.", tile=str(token.tile), where=where
+                )
             pool.remove(match)
             picked.append(match)
         return picked
@@ -294,7 +326,7 @@ class Draft:
     def _play(self, action: Play) -> DraftState:
         state = self.state
         available = list(state.held) + list(state.rack)
-        tiles = self._take(action.tiles, available, "on your rack")
+        tiles = self._take(action.tiles, available, ON_RACK)
         held = [t for t in state.held if t not in tiles]
         rack = [t for t in state.rack if t not in tiles]
         pins = self._pins(action.tiles, tiles)
@@ -307,11 +339,11 @@ class Draft:
         else:
             index = self._slot_index(action.target)
             if not self._is_new(index):
-                self._need_melded("add to a meld on the table")
+                self._need_melded(Msg("add to a meld on the table"))
             if any(t in state.held for t in tiles) and not self._is_new(index):
                 raise IllegalMoveError(
-                    "A joker taken from the table must go into a new set, not onto meld "
-                    f"{action.target}."
+                    "A joker taken from the table must go into a new set, not onto meld {number}.",
+                    number=action.target,
                 )
             slot = slots[index]
             merged = self._merge(slot, tiles)
@@ -323,7 +355,7 @@ class Draft:
         try:
             analyse(tiles, index_pins, None)
         except InvalidMeldError as err:
-            raise IllegalMoveError(str(err)) from None
+            raise IllegalMoveError(err.msg) from None
 
     @staticmethod
     def _merge(slot: Slot, tiles: Sequence[Tile]) -> tuple[Tile, ...]:
@@ -358,10 +390,10 @@ class Draft:
         else:
             dst = None
         if not self._is_new(src) or (dst is not None and not self._is_new(dst)):
-            self._need_melded("move tiles on the table")
+            self._need_melded(Msg("move tiles on the table"))
         slots = list(state.slots)
         source = slots[src]
-        tiles = self._take(action.tiles, source.tiles, f"in meld {action.source}")
+        tiles = self._take(action.tiles, source.tiles, _in_meld(action.source))
         left = tuple(t for t in source.tiles if t not in tiles)
         pins_left = tuple((t, f) for t, f in source.pins if t in left)
         slots[src] = Slot(left, pins_left).normalised()
@@ -378,14 +410,16 @@ class Draft:
         state = self.state
         index = self._slot_index(action.meld)
         if not self._is_new(index):
-            self._need_melded("split a meld on the table")
+            self._need_melded(Msg("split a meld on the table"))
         slot = state.slots[index]
         tiles = list(slot.tiles)
-        at = self._take([action.at], tiles, f"in meld {action.meld}")[0]
+        at = self._take([action.at], tiles, _in_meld(action.meld))[0]
         position = tiles.index(at)
         if position == 0:
             raise IllegalMoveError(
-                f"{at} is the first tile of meld {action.meld}; split before a later tile."
+                "{tile} is the first tile of meld {number}; split before a later tile.",
+                tile=str(at),
+                number=action.meld,
             )
         left, right = tuple(tiles[:position]), tuple(tiles[position:])
         slots = list(state.slots)
@@ -395,27 +429,28 @@ class Draft:
 
     def _swap(self, action: Swap) -> DraftState:
         state = self.state
-        self._need_melded("take a joker")
+        self._need_melded(Msg("take a joker"))
         index = self._slot_index(action.meld)
         slot = state.slots[index]
         jokers = [t for t in slot.tiles if t.is_joker]
         if not jokers:
-            raise IllegalMoveError(f"Meld {action.meld} has no joker.")
+            raise IllegalMoveError("Meld {number} has no joker.", number=action.meld)
         try:
             meld = slot.meld()
         except InvalidMeldError:
             raise IllegalMoveError(
-                f"Meld {action.meld} is not a valid set right now, so its joker stands for "
-                "nothing; fix it first."
+                "Meld {number} is not a valid set right now, so its joker stands for "
+                "nothing; fix it first.",
+                number=action.meld,
             ) from None
         if action.source is None:
-            replacement = self._take([action.tile], state.rack, "on your rack")[0]
+            replacement = self._take([action.tile], state.rack, ON_RACK)[0]
         else:
             src = self._slot_index(action.source)
             if src == index:
                 raise IllegalMoveError("Take the replacement tile from another meld or your rack.")
             replacement = self._take(
-                [action.tile], state.slots[src].tiles, f"in meld {action.source}"
+                [action.tile], state.slots[src].tiles, _in_meld(action.source)
             )[0]
         if replacement.is_joker:
             raise IllegalMoveError("Swap a joker for the real tile it stands for, not a joker.")
@@ -429,9 +464,12 @@ class Draft:
                 joker = candidate
                 break
         if joker is None:
-            stands = " or ".join(" or ".join(str(o) for o in meld.joker_options(j)) for j in jokers)
+            stands = [str(o) for j in jokers for o in meld.joker_options(j)]
             raise IllegalMoveError(
-                f"The joker in meld {action.meld} stands for {stands}, not {replacement}."
+                "The joker in meld {number} stands for {faces}, not {tile}.",
+                number=action.meld,
+                faces=either(stands),
+                tile=str(replacement),
             )
         slots = list(state.slots)
         rack = list(state.rack)
@@ -467,8 +505,10 @@ class Draft:
                         chosen[(m, i)] = tile
                     elif not exact_pass:
                         raise IllegalMoveError(
-                            f"Meld {m + 1}: there is no {token.tile} on the table or your rack "
-                            "left to use."
+                            "Meld {number}: there is no {tile} on the table or your rack "
+                            "left to use.",
+                            number=m + 1,
+                            tile=str(token.tile),
                         )
         slots: list[Slot] = []
         for m, tokens in enumerate(melds):
@@ -478,7 +518,8 @@ class Draft:
         if table_pool:
             raise IllegalMoveError(
                 "Every tile on the table must stay on the table; your arrangement leaves out "
-                f"{tiles_text(sort_tiles(table_pool))}."
+                "{tiles}.",
+                tiles=tiles_text(sort_tiles(table_pool)),
             )
         return DraftState(tuple(slots), tuple(rack_pool), ())
 
@@ -497,8 +538,8 @@ class Draft:
         from engine.solver import auto_arrange
 
         state = self.state
-        wanted = self._take(action.tiles, list(state.held) + list(state.rack), "on your rack")
-        if state.held or any(slot.error() for slot in state.slots):
+        wanted = self._take(action.tiles, list(state.held) + list(state.rack), ON_RACK)
+        if state.held or any(slot.error_message() for slot in state.slots):
             raise IllegalMoveError(
                 "auto works from a valid table; undo or reset your unfinished change first."
             )

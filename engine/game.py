@@ -108,8 +108,10 @@ class Game:
         edition = rules.edition
         if not 2 <= players <= edition.max_players:
             raise IllegalMoveError(
-                f"The {edition.value} edition is for 2 to {edition.max_players} players, "
-                f"not {players}."
+                "The {edition} edition is for 2 to {most} players, not {players}.",
+                edition=edition.value,
+                most=edition.max_players,
+                players=players,
             )
         rng = random.Random(seed)
         tiles = edition.all_tiles()
@@ -313,7 +315,7 @@ class Game:
                 return self.commit(draft)
             final = draft.validate()
             return self._apply_play(seat, final, list(draft.rack), draft.played, timed_out=True)
-        raise NotationError(f"Unknown log entry {entry!r}.")
+        raise NotationError("Unknown log entry {entry!r}.", entry=entry)
 
     @classmethod
     def replay(cls, players: int, seed: int, rules: Rules | None, log: list[str]) -> Game:

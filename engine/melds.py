@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.errors import InvalidMeldError
+from engine.messages import Msg, both
 from engine.tiles import COLORS, Color, Face, Tile, distinct_copies, tiles_text
 
 
@@ -114,15 +115,18 @@ class Meld:
         return len(self.tiles)
 
 
-def _fail(tiles: Sequence[Tile], reason: str) -> InvalidMeldError:
-    return InvalidMeldError(f"{tiles_text(tiles)} is not a valid set: {reason}.")
+def _fail(tiles: Sequence[Tile], reason: Msg) -> InvalidMeldError:
+    return InvalidMeldError(
+        "{tiles} is not a valid set: {reason}.", tiles=tiles_text(tiles), reason=reason
+    )
 
 
-def _numbers_text(numbers: Iterable[int]) -> str:
-    items = [str(n) for n in sorted(numbers)]
+def _missing(numbers: Iterable[int]) -> Msg:
+    """The reason a run has a gap: 7 is missing, 5, 6 and 8 are missing."""
+    items = sorted(numbers)
     if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
+        return Msg("{number} is missing", number=items[0])
+    return Msg("{numbers} are missing", numbers=both(items))
 
 
 def analyse(tiles: Sequence[Tile], pins: Mapping[int, Face], kind: MeldKind | None) -> Meld:
@@ -130,15 +134,17 @@ def analyse(tiles: Sequence[Tile], pins: Mapping[int, Face], kind: MeldKind | No
     tiles = list(tiles)
     n = len(tiles)
     if len(set(tiles)) != n:
-        raise _fail(tiles, "the same physical tile appears twice")
+        raise _fail(tiles, Msg("the same physical tile appears twice"))
     reals = [t for t in tiles if not t.is_joker]
     if n < 3:
-        raise _fail(tiles, f"a set needs at least 3 tiles, this has {n}")
+        raise _fail(tiles, Msg("a set needs at least 3 tiles, this has {count}", count=n))
     if not reals:
-        raise _fail(tiles, "a set needs at least one real tile besides jokers")
+        raise _fail(tiles, Msg("a set needs at least one real tile besides jokers"))
     for index in pins:
         if not 0 <= index < n or not tiles[index].is_joker:
-            raise InvalidMeldError(f"Only a joker can be pinned (J=R4), not {tiles[index]}.")
+            raise InvalidMeldError(
+                "Only a joker can be pinned (J=R4), not {tile}.", tile=str(tiles[index])
+            )
     numbers = {t.number for t in reals}
     colors = {t.color for t in reals}
     pin_colors = {p.color for p in pins.values() if p.color is not None}
@@ -180,12 +186,14 @@ def analyse(tiles: Sequence[Tile], pins: Mapping[int, Face], kind: MeldKind | No
     if len(colors) > 1 and len(numbers) > 1:
         raise _fail(
             tiles,
-            "a group needs one number in different colours and a run one colour in a row; "
-            "this mixes numbers and colours",
+            Msg(
+                "a group needs one number in different colours and a run one colour in a row; "
+                "this mixes numbers and colours"
+            ),
         )
     if kind is MeldKind.RUN or len(numbers) > 1:
-        raise _fail(tiles, "a run must be all one colour")
-    raise _fail(tiles, "a group must be one number")
+        raise _fail(tiles, Msg("a run must be all one colour"))
+    raise _fail(tiles, Msg("a group must be one number"))
 
 
 def _group(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
@@ -193,12 +201,16 @@ def _group(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
     reals = [t for t in tiles if not t.is_joker]
     number = reals[0].number
     if n > 4:
-        raise _fail(tiles, f"a group has at most 4 tiles (one per colour), this has {n}")
+        raise _fail(
+            tiles, Msg("a group has at most 4 tiles (one per colour), this has {count}", count=n)
+        )
     seen: set[Color] = set()
     for t in reals:
         assert t.color is not None
         if t.color in seen:
-            raise _fail(tiles, f"a group needs different colours, and {t} appears twice")
+            raise _fail(
+                tiles, Msg("a group needs different colours, and {tile} appears twice", tile=str(t))
+            )
         seen.add(t.color)
     missing = [c for c in COLORS if c not in seen]
     jokers = [i for i, t in enumerate(tiles) if t.is_joker]
@@ -207,15 +219,27 @@ def _group(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
         pin = pins.get(i)
         if pin is not None:
             if pin.number != number:
-                raise _fail(tiles, f"the joker is pinned to {pin} but this is a group of {number}s")
+                raise _fail(
+                    tiles,
+                    Msg(
+                        "the joker is pinned to {pin} but this is a group of {number}s",
+                        pin=str(pin),
+                        number=number,
+                    ),
+                )
             if pin.color is not None:
                 if pin.color not in missing:
-                    raise _fail(tiles, f"the joker cannot be {pin}: that colour is already there")
+                    raise _fail(
+                        tiles,
+                        Msg(
+                            "the joker cannot be {pin}: that colour is already there", pin=str(pin)
+                        ),
+                    )
                 missing.remove(pin.color)
                 faces[i] = pin
     open_jokers = [i for i in jokers if i not in faces]
     if len(jokers) + len(reals) > 4:
-        raise _fail(tiles, "a group has at most 4 tiles")
+        raise _fail(tiles, Msg("a group has at most 4 tiles"))
     # With exactly as many open jokers as missing colours, each colour is determined only when
     # one colour remains; otherwise the jokers stand for "a missing colour".
     for i in open_jokers:
@@ -236,28 +260,35 @@ def _run(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
     by_number: dict[int, Tile] = {}
     for t in reals:
         if t.number in by_number:
-            raise _fail(tiles, f"a run cannot hold two {t.number}s")
+            raise _fail(tiles, Msg("a run cannot hold two {number}s", number=t.number))
         by_number[t.number] = t
     if n > 13:
-        raise _fail(tiles, "a run has at most 13 tiles (1 to 13)")
+        raise _fail(tiles, Msg("a run has at most 13 tiles (1 to 13)"))
     anchored: dict[int, Tile] = dict(by_number)
     for i, pin in pins.items():
         if pin.color != color:
             raise _fail(
-                tiles, f"the joker is pinned to {pin} but this run is {color and color.code}"
+                tiles,
+                Msg(
+                    "the joker is pinned to {pin} but this run is {color}",
+                    pin=str(pin),
+                    color=color and color.code,
+                ),
             )
         if pin.number in anchored:
-            raise _fail(tiles, f"the joker is pinned to {pin} but {pin} is already there")
+            raise _fail(
+                tiles, Msg("the joker is pinned to {pin} but {pin} is already there", pin=str(pin))
+            )
         anchored[pin.number] = tiles[i]
     lo, hi = min(anchored), max(anchored)
     gaps = [k for k in range(lo, hi + 1) if k not in anchored]
     free = [i for i, t in enumerate(tiles) if t.is_joker and i not in pins]
     if len(gaps) > len(free):
         if 1 in anchored and 13 in anchored:
-            raise _fail(tiles, "1 is always the lowest tile, so a run cannot go from 13 back to 1")
-        missing_text = _numbers_text(gaps)
-        verb = "is" if len(gaps) == 1 else "are"
-        raise _fail(tiles, f"{missing_text} {verb} missing")
+            raise _fail(
+                tiles, Msg("1 is always the lowest tile, so a run cannot go from 13 back to 1")
+            )
+        raise _fail(tiles, _missing(gaps))
     extra = len(free) - len(gaps)
     anchor_positions = [i for i, t in enumerate(tiles) if not t.is_joker or i in pins]
     first_anchor = anchor_positions[0]
@@ -268,7 +299,7 @@ def _run(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
         high = 13 - hi
         low = extra - high
     if lo - low < 1:
-        raise _fail(tiles, "a run cannot go past 13 or below 1 (no 13-1 wrap)")
+        raise _fail(tiles, Msg("a run cannot go past 13 or below 1 (no 13-1 wrap)"))
     free_iter = iter(free)
     slots: list[tuple[Tile, Face]] = []
     for k in range(lo - low, hi + high + 1):

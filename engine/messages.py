@@ -8,7 +8,7 @@ so "Meld {number}: {reason}" nests cleanly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 Translate = Callable[[str], str]
@@ -67,3 +67,17 @@ class Msg:
 
     def __hash__(self) -> int:
         return hash(self.template)
+
+
+def either(items: Sequence[object]) -> object:
+    """``R7``, ``R7 or B7``, ``R7 or B7 or O7``: choices joined by a translatable "or"."""
+    if len(items) == 1:
+        return items[0]
+    return Msg("{choices} or {last}", choices=either(items[:-1]), last=items[-1])
+
+
+def both(items: Sequence[object]) -> object:
+    """``5``, ``5 and 8``, ``5, 6 and 8``: a list closed by a translatable "and"."""
+    if len(items) == 1:
+        return items[0]
+    return Msg("{items} and {last}", items=", ".join(str(i) for i in items[:-1]), last=items[-1])

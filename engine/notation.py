@@ -63,7 +63,12 @@ class TileToken:
 def _number(text: str, token: str, index: int) -> int:
     value = int(text)
     if not 1 <= value <= 13:
-        raise NotationError(f"{token!r} (tile {index}) has number {value}; tiles run from 1 to 13.")
+        raise NotationError(
+            "{token!r} (tile {index}) has number {number}; tiles run from 1 to 13.",
+            token=token,
+            index=index,
+            number=value,
+        )
     return value
 
 
@@ -100,8 +105,11 @@ def parse_tokens(text: str) -> list[TileToken]:
                 end = _SEP_RE.search(source, pos)
                 bad = text[pos : end.start() if end else len(source)]
                 raise NotationError(
-                    f"{bad!r} (tile {index}, character {pos + 1}) is not a tile; "
-                    "write a colour letter K, B, O or R and a number, like R7, or J for a joker."
+                    "{text!r} (tile {index}, character {position}) is not a tile; "
+                    "write a colour letter K, B, O or R and a number, like R7, or J for a joker.",
+                    text=bad,
+                    index=index,
+                    position=pos + 1,
                 )
             token = text[pos : m.end()]
             color, number = _tile_from_match(m, "", token, index)
@@ -112,7 +120,11 @@ def parse_tokens(text: str) -> list[TileToken]:
         if m_sep:
             pos = m_sep.end()
         elif pos < len(source):
-            raise NotationError(f"Put a space between tiles near character {pos + 1} of {text!r}.")
+            raise NotationError(
+                "Put a space between tiles near character {position} of {text!r}.",
+                position=pos + 1,
+                text=text,
+            )
     return tokens
 
 
@@ -120,7 +132,9 @@ def parse_tile(text: str) -> Tile:
     """Parse exactly one tile (a pin, if given, is checked but not kept)."""
     tokens = parse_tokens(text)
     if len(tokens) != 1:
-        raise NotationError(f"Expected one tile, got {len(tokens)} in {text!r}.")
+        raise NotationError(
+            "Expected one tile, got {count} in {text!r}.", count=len(tokens), text=text
+        )
     return tokens[0].tile
 
 
@@ -141,5 +155,5 @@ def parse_meld_tokens(text: str) -> list[list[TileToken]]:
         try:
             melds.append(parse_tokens(part))
         except NotationError as err:
-            raise NotationError(f"Meld {number}: {err}") from None
+            raise NotationError("Meld {number}: {reason}", number=number, reason=err) from None
     return melds

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.melds import Meld, MeldKind
+from engine.messages import Msg, either
 from engine.tiles import Face, Tile
 
 
@@ -30,6 +31,14 @@ def _fits(face: Face, options: Sequence[Face]) -> bool:
 
 def joker_problem(start: Sequence[Meld], final: Sequence[Meld], melded_before: bool) -> str | None:
     """Return a sentence explaining why the table jokers were moved illegally, or None."""
+    problem = joker_problem_msg(start, final, melded_before)
+    return None if problem is None else str(problem)
+
+
+def joker_problem_msg(
+    start: Sequence[Meld], final: Sequence[Meld], melded_before: bool
+) -> Msg | None:
+    """:func:`joker_problem` as a translatable message."""
     final_of: dict[Tile, tuple[int, Meld]] = {}
     for index, meld in enumerate(final):
         for tile in meld.tiles:
@@ -37,7 +46,7 @@ def joker_problem(start: Sequence[Meld], final: Sequence[Meld], melded_before: b
     for number, meld in enumerate(start, start=1):
         for joker in meld.jokers:
             if joker not in final_of:
-                return "A joker on the table must stay on the table."
+                return Msg("A joker on the table must stay on the table.")
             options = _options(meld, joker)
             _, final_meld = final_of[joker]
             originals = {t for t in meld.tiles if not t.is_joker}
@@ -45,7 +54,7 @@ def joker_problem(start: Sequence[Meld], final: Sequence[Meld], melded_before: b
             if originals & set(final_meld.tiles) and _fits(face, options):
                 continue
             if not melded_before:
-                return "You can take a joker from the table only after your initial meld."
+                return Msg("You can take a joker from the table only after your initial meld.")
             replaced = any(
                 originals & set(m.tiles)
                 and any(
@@ -55,14 +64,15 @@ def joker_problem(start: Sequence[Meld], final: Sequence[Meld], melded_before: b
                 for m in final
             )
             if not replaced:
-                wanted = " or ".join(str(o) for o in options)
-                return (
-                    f"To take the joker from meld {number}, put {wanted} in its place in that set."
+                return Msg(
+                    "To take the joker from meld {number}, put {wanted} in its place in that set.",
+                    number=number,
+                    wanted=either([str(o) for o in options]),
                 )
             for other in start:
                 rest = {t for t in other.tiles if t != joker}
                 if rest and rest <= set(final_meld.tiles):
-                    return (
+                    return Msg(
                         "A joker taken from the table must go into a new set, "
                         "not onto a set that was already there."
                     )
@@ -79,6 +89,14 @@ def opening_problem(
     start: Sequence[Meld], final: Sequence[Meld], rack_played: Sequence[Tile], threshold: int
 ) -> str | None:
     """The initial meld: new sets from the rack only, worth at least ``threshold``."""
+    problem = opening_problem_msg(start, final, rack_played, threshold)
+    return None if problem is None else str(problem)
+
+
+def opening_problem_msg(
+    start: Sequence[Meld], final: Sequence[Meld], rack_played: Sequence[Tile], threshold: int
+) -> Msg | None:
+    """:func:`opening_problem` as a translatable message."""
     start_sets = [frozenset(m.tiles) for m in start]
     final_sets = [frozenset(m.tiles) for m in final]
     remaining = list(final_sets)
@@ -86,18 +104,20 @@ def opening_problem(
         if s in remaining:
             remaining.remove(s)
         else:
-            return (
+            return Msg(
                 "Before your initial meld you can't change the sets on the table; "
                 "play new sets from your rack only."
             )
     played = set(rack_played)
     for s in remaining:
         if not s <= played:
-            return "Your initial meld must use only tiles from your own rack."
+            return Msg("Your initial meld must use only tiles from your own rack.")
     total = sum(m.value for m in final if frozenset(m.tiles) in remaining)
     if total < threshold:
-        return (
-            f"Your initial meld is worth {total}; it must total at least {threshold} "
-            "(a joker counts as the tile it stands for)."
+        return Msg(
+            "Your initial meld is worth {total}; it must total at least {threshold} "
+            "(a joker counts as the tile it stands for).",
+            total=total,
+            threshold=threshold,
         )
     return None

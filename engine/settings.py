@@ -57,7 +57,9 @@ class Rules:
         key = aliases.get(key.strip().lower(), key.strip().lower())
         if key not in names:
             known = ", ".join(sorted(names))
-            raise RummikubError(f"There is no setting {key!r}; the settings are {known}.")
+            raise RummikubError(
+                "There is no setting {key!r}; the settings are {known}.", key=key, known=known
+            )
         value = value.strip().lower()
         converted: Any
         if key == "edition":
@@ -75,7 +77,9 @@ class Rules:
             try:
                 converted = int(value)
             except ValueError:
-                raise RummikubError(f"{key} needs a whole number, not {value!r}.") from None
+                raise RummikubError(
+                    "{key} needs a whole number, not {value!r}.", key=key, value=value
+                ) from None
             limits = {
                 "opening_threshold": (0, 100),
                 "turn_seconds": (10, 7 * 24 * 3600),
@@ -85,5 +89,5 @@ class Rules:
             }
             lo, hi = limits[key]
             if not lo <= converted <= hi:
-                raise RummikubError(f"{key} must be between {lo} and {hi}.")
+                raise RummikubError("{key} must be between {lo} and {hi}.", key=key, lo=lo, hi=hi)
         return replace(self, **{key: converted})

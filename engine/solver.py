@@ -869,7 +869,7 @@ def _match_tiles(wanted: Sequence[Tile], rack: Sequence[Tile]) -> list[Tile]:
         if match is None:
             match = next((t for t in pool if t.same_face(tile)), None)
         if match is None:
-            raise IllegalMoveError(f"{tile} is not on your rack.")
+            raise IllegalMoveError("{tile} is not on your rack.", tile=str(tile))
         pool.remove(match)
         out.append(match)
     return out
@@ -1258,16 +1258,22 @@ def auto_arrange(
     if not melded:
         if partial is None:
             raise IllegalMoveError(
-                f"{names} cannot make an initial meld worth {threshold} from your rack alone."
+                "{tiles} cannot make an initial meld worth {threshold} from your rack alone.",
+                tiles=names,
+                threshold=threshold,
             )
-        return_text = tiles_text(partial.placed)
+        can = tiles_text(partial.placed)
         raise IllegalMoveError(
-            f"{names} cannot all go into your initial meld; {return_text} can (auto {return_text})."
+            "{tiles} cannot all go into your initial meld; {can} can (auto {can}).",
+            tiles=names,
+            can=can,
         )
     if partial is None:
-        raise IllegalMoveError(f"None of {names} can be placed on this table.")
+        raise IllegalMoveError("None of {tiles} can be placed on this table.", tiles=names)
     can = tiles_text(partial.placed)
-    raise IllegalMoveError(f"{names} cannot all be placed; {can} can (auto {can}).")
+    raise IllegalMoveError(
+        "{tiles} cannot all be placed; {can} can (auto {can}).", tiles=names, can=can
+    )
 
 
 __all__ = [

@@ -50,8 +50,10 @@ from telegram.ext import (
 )
 from telegram.helpers import create_deep_linked_url
 
+from bot import i18n_menus
 from bot.api import ChannelRef, GameService, PlayerRef, Reply
 from bot.commands import CommandError, parse_command
+from bot.i18n import channel_language, locale_language, t
 from bot.telegram.render import (
     CallbackCodes,
     Part,
@@ -113,8 +115,6 @@ PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
     ("start", "connect this chat to your game"),
     *(c for c in GROUP_COMMANDS if c[0] not in LOBBY_ONLY),
 )
-FAILURE = "Something went wrong on my side while running that command; please try again."
-EXPIRED = "This button has expired; send /rack for a fresh panel."
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,12 +289,19 @@ class TelegramAdapter:
             await asyncio.sleep(0.005)
 
     async def _register_commands(self) -> None:
-        group = [BotCommand(name, text) for name, text in GROUP_COMMANDS]
-        private = [BotCommand(name, text) for name, text in PRIVATE_COMMANDS]
+        """The command menu, in English and for Polish-speaking users in Polish."""
         try:
-            await self.app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
-            await self.app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
-            await self.app.bot.set_my_commands(private, scope=BotCommandScopeDefault())
+            for lang, table in ((None, {}), ("pl", i18n_menus.PL)):
+                group = [BotCommand(name, table.get(text, text)) for name, text in GROUP_COMMANDS]
+                private = [
+                    BotCommand(name, table.get(text, text)) for name, text in PRIVATE_COMMANDS
+                ]
+                for commands, scope in (
+                    (group, BotCommandScopeAllGroupChats()),
+                    (private, BotCommandScopeAllPrivateChats()),
+                    (private, BotCommandScopeDefault()),
+                ):
+                    await self.app.bot.set_my_commands(commands, scope=scope, language_code=lang)
         except TelegramError as error:
             log.warning("Telegram: could not register the command menu: %s", error)
 
@@ -407,7 +414,13 @@ class TelegramAdapter:
             decoded = self.codes.decode(query.data or "")
             message = query.message
             if decoded is None or message is None:
-                await self._answer(query.answer(EXPIRED, show_alert=True))
+                if message is not None:
+                    lang = await channel_language(
+                        self.service, ChannelRef(PLATFORM, str(message.chat.id))
+                    )
+                else:
+                    lang = locale_language(query.from_user.language_code)
+                await self._answer(query.answer(t(lang, "tg_expired"), show_alert=True))
                 return
             chat, command = decoded
             player = player_of(query.from_user)
@@ -495,7 +508,8 @@ class TelegramAdapter:
             return list(await self.service.handle(player, channel, text, admin=admin))
         except Exception:
             log.exception("Telegram: the game failed on %r from %s", text, player.key)
-            return [Reply(channel, FAILURE, private_to=player)]
+            lang = await channel_language(self.service, channel)
+            return [Reply(channel, t(lang, "tg_failure"), private_to=player)]
 
     async def _run(self, player: PlayerRef, channel: ChannelRef, text: str) -> None:
         replies = await self._handle(player, channel, text)
@@ -605,13 +619,12 @@ class TelegramAdapter:
             return
         self._notified[(player.user_id, group)] = now
         url = create_deep_linked_url(self.bot_username, start_payload(group))
-        text = (
-            f"{player.display_name}, I can't send you private messages yet. Tap the button "
-            "below and press Start: your rack and turn panel will be waiting there."
-        )
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open my private chat", url=url)]])
 
         async def post() -> bool:
+            lang = await channel_language(self.service, reply.channel)
+            text = t(lang, "tg_open_private", name=player.display_name)
+            button = InlineKeyboardButton(t(lang, "button_open_private"), url=url)
+            markup = InlineKeyboardMarkup([[button]])
             await self.app.bot.send_message(
                 int(group),
                 to_html(text, (player,)),

@@ -27,6 +27,7 @@ from bot.discord_adapter import (
     invite_url,
     make_custom_id,
 )
+from bot.i18n import t
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, running_fake
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.
@@ -204,6 +205,10 @@ async def test_command_tree_syncs_and_every_option_is_described(fake: FakeDiscor
 
         for option in walk(command["options"]):
             assert option["description"] not in ("", "…"), option["name"]
+            # a Polish client sees Polish descriptions (the names stay the command language)
+            assert option["description_localizations"]["pl"] != option["description"]
+            assert "name_localizations" not in option or not option["name_localizations"]
+        assert command["description_localizations"] == {"pl": "Graj w Rummikub na tym kanale"}
         play = next(o for o in command["options"] if o["name"] == "play")
         assert all(o.get("autocomplete") for o in play["options"])
     finally:
@@ -598,3 +603,32 @@ def test_invite_url_asks_for_the_bot_and_commands_scopes() -> None:
     assert "client_id=1234" in url
     assert "scope=bot+applications.commands" in url
     assert "permissions=" in url
+
+
+class PolishService(ScriptedService):
+    """A service whose channels speak Polish (``GameManager.language`` does this for real)."""
+
+    async def language(self, channel: ChannelRef) -> str:
+        return "pl"
+
+
+async def test_the_adapter_s_own_sentences_follow_the_channel_language(
+    fake: FakeDiscord,
+) -> None:
+    h = DiscordHarness(fake)
+    alice, bob = h.member("alice"), h.member("bob")
+    fake.refuse_dm.add(bob.id)
+    await h.login(RummikubBot(PolishService()))
+    try:
+        await h.slash(alice, "start")
+        lobby = fake.channel_messages(h.channel_id)[0]
+        await h.click(bob, lobby, "Join")
+        outcome = await h.click(alice, lobby, "Deal")
+        (notice,) = [m for m in outcome.public if "nie mogę wysyłać ci" in m.text]
+        assert notice.text.startswith(f"<@{bob.id}>, nie mogę wysyłać ci prywatnych wiadomości")
+        outcome = await h.click(bob, notice, "Pokaż mój stojak")
+        assert "SECRET-RACK-OF-bob" in outcome.private[0].text
+        outcome = await h.press(bob, lobby, "legacy-join-button", 2)
+        assert outcome.text_for(bob.id) == t("pl", "stale_button") != TEXT_STALE_BUTTON
+    finally:
+        await h.close()

@@ -194,6 +194,11 @@ async def test_commands_registered_and_routed(
         n for n, _ in GROUP_COMMANDS
     ]
     assert "start" in [c["command"] for c in fake.commands["all_private_chats"]]
+    polish = fake.commands["all_group_chats:pl"]
+    assert [c["command"] for c in polish] == [
+        c["command"] for c in fake.commands["all_group_chats"]
+    ]
+    assert polish[0]["description"].startswith("otwórz tu poczekalnię gry")
     fake.send_group(GROUP, ANN, f"/new@{fake.bot_username}")
     fake.send_group(GROUP, BOB, "/rummikub play R5 R6 R7")
     fake.send_group(GROUP, BOB, "/weather@other_bot now")
@@ -487,3 +492,28 @@ async def test_run_telegram_until_stopped(fake: FakeTelegram, tmp_path: Path) ->
     stop.set()
     await asyncio.wait_for(task, 10)
     assert game.outbox is not None and task.exception() is None
+
+
+class PolishGame(TinyGame):
+    """A game whose chats speak Polish (``GameManager.language`` does this for real)."""
+
+    async def language(self, channel: ChannelRef) -> str:
+        return "pl"
+
+
+async def test_the_adapter_s_own_sentences_follow_the_chat_language(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    adapter = make_adapter(fake, PolishGame(), tmp_path)
+    await adapter.start()
+    try:
+        fake.send_group(GROUP, ANN, "/new")
+        await settle(fake, adapter)
+        fake.press(fake.chat_messages(GROUP)[0], BOB, "Join")
+        await settle(fake, adapter)
+        notice = await fake.wait_message(GROUP, lambda m: "prywatnie" in (m.text or ""))
+        assert notice.text is not None
+        assert notice.text.startswith("Bob, nie mogę jeszcze pisać do ciebie prywatnie.")
+        assert notice.button("Otwórz mój czat prywatny")["url"].startswith("https://t.me/")
+    finally:
+        await adapter.stop()

@@ -798,13 +798,18 @@ class FakeTelegram:
             ok = 1 <= len(name) <= 32 and all(c.islower() or c.isdigit() or c == "_" for c in name)
             if not ok or not 1 <= len(str(command.get("description", ""))) <= 256:
                 raise ApiError(400, f"Bad Request: BOT_COMMAND_INVALID ({name!r})")
-        scope = params.get("scope") or {"type": "default"}
-        self.commands[str(scope.get("type"))] = commands
+        self.commands[self._menu_key(params)] = commands
         return True
 
-    async def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+    @staticmethod
+    def _menu_key(params: dict[str, Any]) -> str:
+        """A menu per scope and language: ``all_group_chats``, ``all_group_chats:pl``."""
         scope = params.get("scope") or {"type": "default"}
-        return self.commands.get(str(scope.get("type")), [])
+        language = params.get("language_code")
+        return f"{scope.get('type')}:{language}" if language else str(scope.get("type"))
+
+    async def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return self.commands.get(self._menu_key(params), [])
 
     async def _api_getChatMember(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat_id = self._chat(params)
