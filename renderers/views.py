@@ -366,7 +366,7 @@ def draft_view_from_draft(
             slots.append(MeldSlot(number, slot.tiles, faces, meld_reason(err)))
     held = tuple(draft.held)
     rack = RackView(draft.rack + held, new_tiles=frozenset(held), sort_by=sort_by)
-    problems: tuple[Text, ...] = tuple(draft.problems()) if draft.changed else ()
+    problems: tuple[Text, ...] = tuple(draft.problem_messages()) if draft.changed else ()
     return DraftView(
         tuple(slots),
         rack,
