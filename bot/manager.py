@@ -33,6 +33,7 @@ from storage import (
     ConflictError,
     Database,
     GameRepository,
+    LobbyRepository,
     MatchRepository,
     Seat,
     SettingsRepository,
@@ -110,6 +111,7 @@ class GameManager:
         self.matches = MatchRepository(db)
         self.settings = SettingsRepository(db)
         self.stats = StatsRepository(db)
+        self.lobbies = LobbyRepository(db)
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()
         self.default_rules = default_rules or Rules()
@@ -141,14 +143,23 @@ class GameManager:
             return [self._note(channel, player, await self._say_error(channel, err))]
         try:
             if command.verb == "start":
-                return await self._start(player, channel, command.args)
+                replies = await self._start(player, channel, command.args)
+                started = self.tables.get(channel.key)
+                if started is not None:
+                    async with started.lock:
+                        await self._store_lobby(channel, None)
+                return replies
             table = self.tables.get(channel.key) or await self._load_table(channel)
             if table is None:
                 return await self._without_table(player, channel, command.verb, command.args)
             async with table.lock:
                 if self.tables.get(channel.key) is not table:
                     return [self._note(channel, player, t(lang, "no_game"))]
-                return await self._dispatch(table, player, command.verb, command.args, admin)
+                before = self._lobby_data(channel)
+                try:
+                    return await self._dispatch(table, player, command.verb, command.args, admin)
+                finally:
+                    await self._store_lobby(channel, before)
         except RummikubError as err:
             return [self._note(channel, player, await self._say_error(channel, err))]
         except ConflictError:
@@ -181,7 +192,8 @@ class GameManager:
             return "en"
 
     async def resume(self) -> int:
-        """Load every unfinished game from storage and re-arm its timer. Returns the count."""
+        """Load every unfinished game from storage and re-arm its timer, and reopen every
+        stored lobby. Returns the count of games and lobbies."""
         stored = await self.games.list_active(with_actions=True)
         for record in stored:
             try:
@@ -191,7 +203,68 @@ class GameManager:
                 continue
             self.tables[table.channel.key] = table
             self._arm_timers(table)
-        return len(stored)
+        return len(stored) + await self._resume_lobbies()
+
+    async def _resume_lobbies(self) -> int:
+        """Reopen every stored lobby whose channel has no game; forget the stale ones."""
+        count = 0
+        for platform, chat_id, data in await self.lobbies.list_all():
+            channel = ChannelRef(platform, chat_id)
+            if channel.key in self.tables:
+                await self.lobbies.delete(platform, chat_id)
+                continue
+            try:
+                self.tables[channel.key] = self._lobby_from_data(channel, data)
+                count += 1
+            except (RummikubError, ValueError, KeyError, TypeError) as err:
+                log.error("cannot reopen the lobby of %s: %s", channel.key, err)
+        return count
+
+    def _lobby_data(self, channel: ChannelRef) -> dict[str, Any] | None:
+        """The channel's lobby as stored data, or None when it has no table in its lobby."""
+        table = self.tables.get(channel.key)
+        if table is None or table.phase != "lobby":
+            return None
+        return {
+            "host": {"user_id": table.host.user_id, "name": table.host.display_name},
+            "rules": table.rules.to_text(),
+            "lang": table.lang,
+            "seats": [
+                {
+                    "user_id": seat.player.user_id if seat.player else None,
+                    "name": seat.name,
+                    "ai": seat.ai,
+                }
+                for seat in table.seats
+            ],
+        }
+
+    @staticmethod
+    def _lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
+        host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
+        table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
+        for seat in data["seats"]:
+            player = (
+                None
+                if seat["user_id"] is None
+                else PlayerRef(channel.platform, seat["user_id"], seat["name"])
+            )
+            table.seats.append(SeatInfo(player, seat["ai"], seat["name"]))
+        return table
+
+    async def _store_lobby(self, channel: ChannelRef, before: dict[str, Any] | None) -> None:
+        """Save the channel's lobby when a command changed it (delete it once dealt or
+        cancelled). A lobby is cheap to open again, so a storage failure is only logged."""
+        after = self._lobby_data(channel)
+        if after == before:
+            return
+        try:
+            if after is None:
+                await self.lobbies.delete(channel.platform, channel.chat_id)
+            else:
+                await self.lobbies.save(channel.platform, channel.chat_id, after)
+        except Exception:
+            log.exception("cannot store the lobby of %s", channel.key)
 
     async def close(self) -> None:
         for table in self.tables.values():

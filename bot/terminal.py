@@ -75,6 +75,9 @@ class TerminalAdapter:
 
     async def setup(self, ai: Sequence[str], settings: Sequence[str]) -> None:
         """Open the table, add the AI seats and deal (or continue a stored game)."""
+        table = self.manager.tables.get(self.channel.key)
+        if table is not None and table.phase == "lobby":
+            await self.send("cancel")  # a lobby left by a crash: open it again as asked
         if self.playing:
             self.out.write(await self._say("terminal_continue"))
             await self.send("table")

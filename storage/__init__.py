@@ -8,6 +8,7 @@ from __future__ import annotations
 from storage.db import DEFAULT_URL, Database, normalize_url, resolve_url
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
 from storage.games import GameRepository
+from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
 from storage.records import (
     ChannelSettings,
@@ -29,6 +30,7 @@ __all__ = [
     "Database",
     "GameRepository",
     "LeaderboardEntry",
+    "LobbyRepository",
     "MatchGameResult",
     "MatchRepository",
     "NotFoundError",

@@ -207,3 +207,14 @@ class PlayerStatRow(StorageModel, table=True):
 
 TABLES = (MatchRow, GameRow, GameActionRow, MatchGameRow, ChannelSettingsRow, PlayerStatRow)
 metadata = StorageModel.metadata
+
+
+class LobbyRow(StorageModel, table=True):
+    """A table still in its lobby (before the deal), so a restart keeps who sat down."""
+
+    __tablename__: ClassVar[str] = "lobby"
+
+    platform: str = Field(primary_key=True, max_length=32)
+    channel_id: str = Field(primary_key=True, max_length=128)
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))

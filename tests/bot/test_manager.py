@@ -284,3 +284,45 @@ async def test_help_rules_and_language(h: Harness) -> None:
     assert "Initial meld 30+" in texts(await h.say(ANN, "rules"))
     assert "Język: polski" in texts(await h.say(ANN, "language pl"))
     assert "otworzył stół" in texts(await h.say(ANN, "start"))
+
+
+async def test_lobby_survives_a_restart_and_is_forgotten_once_dealt(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.db"
+    first = await Harness.open(path)
+    await first.say(ANN, "start")
+    await first.say(BOB, "join")
+    await first.say(ANN, "addbot hard")
+    await first.say(ANN, "settings threshold 25")
+    await first.say(ANN, "language pl")
+    await first.close()  # the process stops with the table still in its lobby
+
+    second = await Harness.open(path)
+    try:
+        assert await second.manager.resume() == 1
+        table = second.manager.tables[CHANNEL.key]
+        assert table.phase == "lobby" and table.lang == "pl"
+        assert [s.name for s in table.seats] == ["Ann", "Bob", "AI 1 (hard)"]
+        assert table.rules.opening_threshold == 25
+        assert "Tylko gospodarz" in texts(await second.say(BOB, "deal"))  # Ann is still host
+        await second.say(BOB, "leave")
+        stored = await second.manager.lobbies.get(CHANNEL.platform, CHANNEL.chat_id)
+        assert stored is not None and [s["name"] for s in stored["seats"]] == ["Ann", "AI 1 (hard)"]
+        await second.say(ANN, "deal")
+        assert second.manager.tables[CHANNEL.key].phase == "playing"
+        assert await second.manager.lobbies.get(CHANNEL.platform, CHANNEL.chat_id) is None
+    finally:
+        await second.close()
+
+
+async def test_a_cancelled_lobby_is_not_reopened(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.db"
+    first = await Harness.open(path)
+    await first.say(ANN, "start")
+    await first.say(ANN, "cancel")
+    await first.close()
+    second = await Harness.open(path)
+    try:
+        assert await second.manager.resume() == 0
+        assert CHANNEL.key not in second.manager.tables
+    finally:
+        await second.close()

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from storage import ChannelSettings, ConflictError, Database, NotFoundError, Seat
+from storage import ChannelSettings, ConflictError, Database, LobbyRepository, NotFoundError, Seat
 
 ANN, BOB, ROBO = Seat("u1", "Ann"), Seat("u2", "Bob"), Seat("ai:1", "Robo", ai="hard")
 
@@ -131,3 +131,19 @@ async def test_concurrent_setting_changes_both_stick(db: Database) -> None:
     )
     final = await db.settings.get("telegram", "g")
     assert (final.hints, final.language, final.edition) == (False, "de", "xp")
+
+
+async def test_lobby_saved_replaced_listed_and_deleted(db: Database) -> None:
+    lobbies = LobbyRepository(db)
+    assert await lobbies.get("discord", "42") is None
+    await lobbies.save("discord", "42", {"seats": [{"name": "Ann"}]})
+    await lobbies.save("discord", "42", {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    await lobbies.save("telegram", "-7", {"seats": []})
+    assert await lobbies.get("discord", "42") == {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
+    assert sorted((p, c) for p, c, _ in await lobbies.list_all()) == [
+        ("discord", "42"),
+        ("telegram", "-7"),
+    ]
+    await lobbies.delete("discord", "42")
+    await lobbies.delete("discord", "42")  # already gone: nothing happens
+    assert [(p, c) for p, c, _ in await lobbies.list_all()] == [("telegram", "-7")]
