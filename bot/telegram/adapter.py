@@ -36,7 +36,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -322,6 +322,7 @@ class TelegramAdapter:
                 self._on_group_reply,
             )
         )
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         self.app.add_handler(CallbackQueryHandler(self._on_button))
         self.app.add_error_handler(self._on_error)
 
@@ -349,6 +350,39 @@ class TelegramAdapter:
             yield
         finally:
             self._in_flight -= 1
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup (Telegram gives it a new id): its game follows it."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            self._moved(str(message.chat.id), str(message.migrate_to_chat_id))
+        elif message.migrate_from_chat_id:
+            self._moved(str(message.migrate_from_chat_id), str(message.chat.id))
+
+    def _moved(self, old: str, new: str) -> None:
+        """Remember that the chat ``old`` now lives at ``new``.
+
+        The game, its match, settings and leaderboard stay under the id the channel had when
+        it was first seen (storage is keyed by it); only where messages go changes.
+        """
+        game = self._game_chat(old)
+        if self.state.get("posted_at", game) == new:
+            return
+        log.info("Telegram: group %s moved to supergroup %s", old, new)
+        self.state.put("posted_at", game, new)
+        self.state.put("game_of", new, game)
+
+    def _game_chat(self, chat_id: str) -> str:
+        """The channel id the game of this chat is stored under (its id before an upgrade)."""
+        game = self.state.get("game_of", chat_id)
+        return str(game) if game else chat_id
+
+    def _post_chat(self, chat_id: str) -> str:
+        """Where a channel's messages go now (its supergroup after an upgrade)."""
+        posted = self.state.get("posted_at", chat_id)
+        return str(posted) if posted else chat_id
 
     async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/start in the private chat, plain or from a deep link naming a game chat."""
@@ -427,7 +461,7 @@ class TelegramAdapter:
             if message.chat.type == ChatType.PRIVATE:
                 self._unreachable.discard(player.user_id)
                 self._flush_pending(player.user_id)
-            game = chat or str(message.chat.id)
+            game = chat or self._game_chat(str(message.chat.id))
             if is_group(game):
                 self._set_home(player.user_id, game)
             running = asyncio.ensure_future(
@@ -475,8 +509,9 @@ class TelegramAdapter:
             self._flush_pending(str(user.id))
             home = self._home(str(user.id))
             return ChannelRef(PLATFORM, home or str(chat_id))
-        self._set_home(str(user.id), str(chat_id))
-        return ChannelRef(PLATFORM, str(chat_id))
+        game = self._game_chat(str(chat_id))
+        self._set_home(str(user.id), game)
+        return ChannelRef(PLATFORM, game)
 
     def _home(self, user_id: str) -> str | None:
         home = self.state.get("home", user_id)
@@ -493,7 +528,9 @@ class TelegramAdapter:
         cached = self._admins.get(channel.chat_id)
         if cached is None or now - cached[0] > self.config.admin_cache_seconds:
             try:
-                members = await self.app.bot.get_chat_administrators(int(channel.chat_id))
+                members = await self.app.bot.get_chat_administrators(
+                    int(self._post_chat(channel.chat_id))
+                )
                 admins = frozenset(str(member.user.id) for member in members)
             except TelegramError as error:
                 log.info("Telegram: no admin list for %s: %s", channel.chat_id, error)
@@ -532,7 +569,7 @@ class TelegramAdapter:
         if reply.private_to is not None:
             destination = int(reply.private_to.user_id)
         else:
-            destination = int(reply.channel.chat_id)
+            destination = int(self._post_chat(reply.channel.chat_id))
         return self._enqueue_job(destination, lambda: self._send(destination, reply))
 
     def _enqueue_job(
@@ -579,6 +616,11 @@ class TelegramAdapter:
         parts = build_parts(reply, markup)
         try:
             await self._show(destination, reply, parts)
+        except ChatMigrated as error:  # upgraded while we were not looking
+            if player is not None:
+                raise
+            self._moved(str(destination), str(error.new_chat_id))
+            await self._show(int(self._post_chat(reply.channel.chat_id)), reply, parts)
         except (Forbidden, BadRequest) as error:
             if isinstance(error, BadRequest) and "chat not found" not in error.message.lower():
                 raise
@@ -626,14 +668,14 @@ class TelegramAdapter:
             button = InlineKeyboardButton(t(lang, "button_open_private"), url=url)
             markup = InlineKeyboardMarkup([[button]])
             await self.app.bot.send_message(
-                int(group),
+                int(self._post_chat(group)),
                 to_html(text, (player,)),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
             )
             return True
 
-        self._enqueue_job(int(group), post)
+        self._enqueue_job(int(self._post_chat(group)), post)
 
     async def _show(self, chat: int, reply: Reply, parts: list[Part]) -> None:
         """Send the parts, or edit the slot's earlier messages in place when the shapes match."""

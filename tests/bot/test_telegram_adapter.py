@@ -517,3 +517,43 @@ async def test_the_adapter_s_own_sentences_follow_the_chat_language(
         assert notice.button("Otwórz mój czat prywatny")["url"].startswith("https://t.me/")
     finally:
         await adapter.stop()
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_game(
+    fake: FakeTelegram, running: tuple[TelegramAdapter, TinyGame]
+) -> None:
+    adapter, game = running
+    old, new = -4001, -1004001
+    fake.add_group(old, "Basic group", admins=[ANN], kind="group")
+    fake.send_group(old, ANN, "/new")
+    await settle(fake, adapter)
+    fake.upgrade_group(old, new, by=ANN)
+    await settle(fake, adapter)
+    since = fake.mark()
+    fake.send_group(new, ANN, "/join")
+    await settle(fake, adapter)
+    # The game is still the old group's (its storage key); Ann is still its admin.
+    assert game.calls[-1] == (str(ANN), str(old), "join", True)
+    assert [m.text for m in fake.chat_messages(new)] == ["Lobby: Ann"]
+    # Messages caused by timers and AI turns go to the supergroup too.
+    assert game.outbox is not None
+    await game.outbox(Reply(ChannelRef("telegram", str(old)), "Time ran out."))
+    assert fake.chat_messages(new)[-1].text == "Time ran out."
+    assert fake.calls_to(old, since=since) == []  # nothing tried the old id after the notice
+
+
+async def test_an_upgrade_the_bot_missed_is_learnt_from_the_first_failed_send(
+    fake: FakeTelegram, running: tuple[TelegramAdapter, TinyGame]
+) -> None:
+    adapter, game = running
+    old, new = -4002, -1004002
+    fake.add_group(old, "Basic group", admins=[ANN], kind="group")
+    fake.send_group(old, ANN, "/new")
+    await settle(fake, adapter)
+    fake.upgrade_group(old, new, by=ANN, announce=False)  # e.g. while the bot was down
+    assert game.outbox is not None
+    await game.outbox(Reply(ChannelRef("telegram", str(old)), "Your turn, Ann."))
+    assert fake.chat_messages(new)[-1].text == "Your turn, Ann."
+    fake.send_group(new, ANN, "/status")
+    await settle(fake, adapter)
+    assert game.calls[-1] == (str(ANN), str(old), "status", True)

@@ -263,13 +263,34 @@ class FakeTelegram:
             self.started.add(user_id)
         return user
 
-    def add_group(self, chat_id: int, title: str, *, admins: Iterable[int] = ()) -> dict[str, Any]:
+    def add_group(
+        self, chat_id: int, title: str, *, admins: Iterable[int] = (), kind: str = "supergroup"
+    ) -> dict[str, Any]:
         if chat_id >= 0:
             raise ValueError("group chat ids are negative")
-        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        chat = {"id": chat_id, "type": kind, "title": title}
         self.chats[chat_id] = chat
         self.admins[chat_id] = set(admins)
         return chat
+
+    def upgrade_group(self, old: int, new: int, *, by: int, announce: bool = True) -> None:
+        """A basic group becomes a supergroup with a new id, as Telegram does it: a service
+        message in each chat (unless ``announce`` is off, as if the bot missed them) and from
+        then on every call for the old id fails with ``migrate_to_chat_id``."""
+        group = self.chats[old]
+        self.add_group(new, group["title"], admins=self.admins[old])
+        group["migrated_to"] = new
+        if not announce:
+            return
+        for chat_id, key, other in (
+            (old, "migrate_to_chat_id", new),
+            (new, "migrate_from_chat_id", old),
+        ):
+            message = StoredMessage(chat_id, self._next_message_id(chat_id), by, None, None)
+            self.messages[(chat_id, message.message_id)] = message
+            payload = self._message_json(message)
+            payload[key] = other
+            self._push_update({"message": payload})
 
     def block(self, user_id: int) -> None:
         """The user blocks the bot: every message to them now fails with 403."""
@@ -555,6 +576,12 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: chat_id is empty") from None
         if chat_id not in self.chats:
             raise ApiError(400, "Bad Request: chat not found")
+        if "migrated_to" in self.chats[chat_id]:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": self.chats[chat_id]["migrated_to"]},
+            )
         if self.chats[chat_id]["type"] == "private":
             if chat_id in self.blocked:
                 raise ApiError(403, "Forbidden: bot was blocked by the user")
