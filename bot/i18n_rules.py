@@ -227,4 +227,19 @@ PL: dict[str, str] = {
     "na stojaku)",
     "language en|pl (the bot's language in this channel)": "language en|pl (język bota na tym "
     "kanale)",
+    # engine/solver.py: what a hint or auto does to the table
+    "new set {tiles}": "nowy układ {tiles}",
+    "split meld {number} at {tile}": "podzielono układ {number} przed {tile}",
+    "split meld {number} at {tile} and added {tiles}": "podzielono układ {number} przed {tile} "
+    "i dołożono {tiles}",
+    "moved {tiles} from meld {sources} to meld {number}": "przeniesiono {tiles} z układu "
+    "{sources} do układu {number}",
+    "added {tiles} to meld {number}": "dołożono {tiles} do układu {number}",
+    "new set {tiles} with {borrowed} from meld {sources}": "nowy układ {tiles} z {borrowed} z "
+    "układu {sources}",
+    "joined melds {numbers}": "połączono układy {numbers}",
+    "joined melds {numbers} with {tiles}": "połączono układy {numbers}, dokładając {tiles}",
+    "No change.": "Bez zmian.",
+    # bot/manager.py: a hint
+    "{explanation} (auto {tiles})": "{explanation} (wpisz: auto {tiles})",
 }

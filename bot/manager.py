@@ -973,10 +973,10 @@ class GameManager:
         if not table.rules.hints:
             return self._note(table.channel, player, t(lang, "hint_off"))
         assert table.game is not None
-        text = await asyncio.to_thread(hint_text, table.game, seat)
-        if not text:
+        hint = await asyncio.to_thread(hint_text, table.game, seat)
+        if hint is None:
             return self._note(table.channel, player, t(lang, "hint_none"))
-        return self._note(table.channel, player, t(lang, "hint", text=text))
+        return self._note(table.channel, player, t(lang, "hint", text=say(lang, hint)))
 
     # ----- views ---------------------------------------------------------------------------
 
@@ -1284,9 +1284,9 @@ class CommandErrorAsRule(RummikubError):
         super().__init__(Msg("Write it like: {usage}.", usage=usage_text))
 
 
-def hint_text(game: Game, seat: int) -> str | None:
+def hint_text(game: Game, seat: int) -> Msg | None:
     """The best play for a seat's rack, explained in a line (None: nothing can be played)."""
-    from engine.solver import explain, solve
+    from engine.solver import explain_message, solve
 
     player = game.players[seat]
     solution = solve(
@@ -1297,7 +1297,11 @@ def hint_text(game: Game, seat: int) -> str | None:
     )
     if solution is None:
         return None
-    return f"{explain(game.table, solution)} (auto {tiles_text(solution.placed)})"
+    return Msg(
+        "{explanation} (auto {tiles})",
+        explanation=explain_message(game.table, solution),
+        tiles=tiles_text(solution.placed),
+    )
 
 
 def _dt(timestamp: float) -> datetime:

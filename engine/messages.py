@@ -81,3 +81,20 @@ def both(items: Sequence[object]) -> object:
     if len(items) == 1:
         return items[0]
     return Msg("{items} and {last}", items=", ".join(str(i) for i in items[:-1]), last=items[-1])
+
+
+class Clauses:
+    """Clauses said as one sentence: "Added R8 to meld 3; split meld 5 at K7." (the first
+    letter raised, a full stop added, after translation)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: Sequence[Msg]) -> None:
+        self.parts = tuple(parts)
+
+    def render(self, translate: Translate = english, /) -> str:
+        text = "; ".join(part.render(translate) for part in self.parts)
+        return text[:1].upper() + text[1:] + "."
+
+    def __str__(self) -> str:
+        return self.render(english)

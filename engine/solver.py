@@ -32,6 +32,7 @@ from typing import cast
 
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
+from engine.messages import Clauses, Msg, both
 from engine.rules import joker_problem
 from engine.tiles import COLORS, JOKER_VALUE_ON_RACK, Face, Tile, sort_tiles, tiles_text
 
@@ -1173,6 +1174,11 @@ def check(table: Sequence[Meld], rack: Sequence[Tile], solution: Solution) -> st
 
 def explain(table: Sequence[Meld], solution: Solution) -> str:
     """One or two short lines: what the play does to the table ("Added R8 to meld 3; ...")."""
+    return str(explain_message(table, solution))
+
+
+def explain_message(table: Sequence[Meld], solution: Solution) -> Msg | Clauses:
+    """:func:`explain` as a translatable message."""
     origin = {t: i for i, m in enumerate(table) for t in m.tiles}
     placed = set(solution.placed)
     final = solution.melds
@@ -1185,14 +1191,14 @@ def explain(table: Sequence[Meld], solution: Solution) -> str:
         for i in {origin[t] for t in meld.tiles if t in origin}:
             parts.setdefault(i, []).append(f)
     done: set[int] = set()
-    sentences: list[str] = []
+    sentences: list[Msg] = []
     for f, meld in enumerate(final):
         if f in done:
             continue
         mine = [t for t in meld.tiles if t in placed]
         sources = {origin[t] for t in meld.tiles if t in origin}
         if not sources:
-            sentences.append(f"new set {meld.text()}")
+            sentences.append(Msg("new set {tiles}", tiles=meld.text()))
             continue
         mains = [i for i in sorted(sources) if main[i] == f]
         borrowed = [t for t in meld.tiles if t in origin and main[origin[t]] != f]
@@ -1208,33 +1214,59 @@ def explain(table: Sequence[Meld], solution: Solution) -> str:
                 ordered = sorted(pieces, key=lambda p: final[p].faces[0].number)
                 extra = [t for p in ordered for t in final[p].tiles if t in placed]
                 cut = next(t for t in final[ordered[1]].tiles if t in origin or t in placed)
-                text = f"split meld {i + 1} at {cut}"
                 if extra:
-                    text += f" and added {tiles_text(extra)}"
-                sentences.append(text)
+                    sentences.append(
+                        Msg(
+                            "split meld {number} at {tile} and added {tiles}",
+                            number=i + 1,
+                            tile=str(cut),
+                            tiles=tiles_text(extra),
+                        )
+                    )
+                else:
+                    sentences.append(
+                        Msg("split meld {number} at {tile}", number=i + 1, tile=str(cut))
+                    )
                 continue
             if borrowed:
                 froms = sorted({origin[t] + 1 for t in borrowed})
                 sentences.append(
-                    f"moved {tiles_text(borrowed)} from meld "
-                    f"{', '.join(map(str, froms))} to meld {i + 1}"
+                    Msg(
+                        "moved {tiles} from meld {sources} to meld {number}",
+                        tiles=tiles_text(borrowed),
+                        sources=", ".join(map(str, froms)),
+                        number=i + 1,
+                    )
                 )
             if mine:
-                sentences.append(f"added {tiles_text(mine)} to meld {i + 1}")
+                sentences.append(
+                    Msg("added {tiles} to meld {number}", tiles=tiles_text(mine), number=i + 1)
+                )
         elif not mains:
             froms = sorted({origin[t] + 1 for t in borrowed})
-            took = f"{tiles_text(borrowed)} from meld {', '.join(map(str, froms))}"
-            sentences.append(f"new set {meld.text()} with {took}")
+            sentences.append(
+                Msg(
+                    "new set {tiles} with {borrowed} from meld {sources}",
+                    tiles=meld.text(),
+                    borrowed=tiles_text(borrowed),
+                    sources=", ".join(map(str, froms)),
+                )
+            )
         else:
-            names = " and ".join(str(i + 1) for i in mains)
-            text = f"joined melds {names}"
             if mine:
-                text += f" with {tiles_text(mine)}"
-            sentences.append(text)
+                sentences.append(
+                    Msg(
+                        "joined melds {numbers} with {tiles}",
+                        numbers=both([i + 1 for i in mains]),
+                        tiles=tiles_text(mine),
+                    )
+                )
+            else:
+                numbers = both([i + 1 for i in mains])
+                sentences.append(Msg("joined melds {numbers}", numbers=numbers))
     if not sentences:
-        return "No change."
-    text = "; ".join(sentences)
-    return text[0].upper() + text[1:] + "."
+        return Msg("No change.")
+    return Clauses(sentences)
 
 
 def auto_arrange(

@@ -181,3 +181,22 @@ async def test_the_lobby_speaks_polish(h: Harness) -> None:
     settings = (await h.say(ANN, "settings"))[0].text
     assert settings.startswith("Ustawienia: edition classic, threshold 30,")
     assert "games tyle, ilu graczy" in settings
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Hint: New set R8 R9 R10 R11 R12 R13. (auto R8 R9 R10 R11 R12 R13)"),
+        ("pl", "Podpowiedź: Nowy układ R8 R9 R10 R11 R12 R13. (wpisz: auto R8 R9 R10 R11 R12 R13)"),
+    ],
+)
+async def test_a_hint_is_explained_in_the_channels_language(
+    h: Harness, lang: str, expected: str
+) -> None:
+    await h.say(ANN, f"language {lang}")
+    await h.say(ANN, "start hints=on")
+    await h.say(BOB, "join")
+    await h.say(ANN, "deal")
+    mover = [ANN, BOB][h.game.current]
+    await h.give(h.seat(mover), "R8 R9 R10 R11 R12 R13")
+    assert private_text(await h.say(mover, "hint"), mover) == expected
