@@ -172,8 +172,16 @@ class _Model:
 # per old slot (item or None for "ends here", new slot), new runs (item, new slot)).
 _Act = tuple[_Item | None, int]
 _Option = tuple[tuple[int, ...], int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
-_Key5 = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int]
-_ColourChoice = tuple[_Option, tuple[tuple[int, ...], ...], int, tuple[int, ...], int]
+# The same option ready for the search: (best total it can still reach, gain, change of the
+# packed state, jokers left after, reals to groups, opening value added, acts, starts).
+_Step = tuple[int, int, int, int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
+# Memo key: (stage, packed open runs, jokers left, group counts id, opening value so far).
+_Key5 = tuple[int, int, int, int, int]
+_ColourChoice = tuple[_Step, int, int, int, int]
+# The open runs of all four colours are packed into one int: _SB bits per colour hold the id
+# of that colour's sorted tuple of slot codes (0 = no open run).
+_SB = 24
+_SMASK = (1 << _SB) - 1
 
 
 class _Search:
@@ -188,9 +196,16 @@ class _Search:
         self.memo: dict[_Key5, tuple[int, object]] = {}
         self.nodes = 0
         self.limit: int | None = None
-        self.gnext: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-        self.colour_cache: dict[tuple[int, int, tuple[int, ...], int], list[_Option]] = {}
-        self.group_cache: dict[tuple[tuple[int, ...], int, tuple[int, ...]], _GroupPlan | None] = {}
+        # Interned per-colour slot tuples and group-count tuples (id 0 is the empty tuple).
+        self.sids: dict[tuple[int, ...], int] = {(): 0}
+        self.stab: list[tuple[int, ...]] = [()]
+        self.gids: dict[tuple[int, ...], int] = {(): 0}
+        self.gtab: list[tuple[int, ...]] = [()]
+        self.gsum: list[int] = [0]
+        self.gnext: dict[int, int] = {}
+        self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
+        self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
+        self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
         self.canon = [not model.locked_group.get(n) for n in range(15)]
@@ -212,11 +227,69 @@ class _Search:
 
     # -- colour stage ---------------------------------------------------------------------------
 
-    def colour_options(self, c: int, n: int, slots: tuple[int, ...], jl: int) -> list[_Option]:
-        key = (c, n, slots, jl)
+    def colour_options(self, c: int, n: int, sid: int, jl: int) -> list[_Step]:
+        key = (c, n, sid, jl)
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
+        steps = self._steps(c, n, sid, jl, self._options(c, n, self.stab[sid], jl))
+        self.colour_cache[key] = steps
+        return steps
+
+    def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Option]) -> list[_Step]:
+        """Precompute what the search needs per option: its gain, the bound it can reach, the
+        packed state change."""
+        m = self.m
+        w = m.weight[n]
+        jw = m.joker_weight[n]
+        base = m.table_count[c][n] * w
+        reach = m.bound[(n - 1) * 5 + c + 1]
+        mjw = m.max_joker_weight
+        shift = _SB * c
+        last = n == 13
+        steps: list[_Step] = []
+        for state, used, free, gc, acts, starts in options:
+            if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
+                continue
+            nsid = self.sids.get(state)
+            if nsid is None:
+                nsid = self.sids[state] = len(self.stab)
+                self.stab.append(state)
+                if nsid > _SMASK:
+                    raise _OutOfBudget
+            gain = used * w - base + free * jw
+            jl2 = jl - free
+            steps.append(
+                (
+                    gain + reach + jl2 * mjw,
+                    gain,
+                    (nsid - sid) << shift,
+                    jl2,
+                    gc,
+                    n * (used - gc + free),
+                    acts,
+                    starts,
+                )
+            )
+        return steps
+
+    def g_next(self, gid: int, gc: int, canon: bool) -> int:
+        """The id of the group counts after one more colour with ``gc`` reals for groups."""
+        key = (gid << 5) | (gc << 1) | canon
+        nxt = self.gnext.get(key)
+        if nxt is None:
+            g = (*self.gtab[gid], gc)
+            if canon:
+                g = tuple(sorted(g))
+            nxt = self.gids.get(g)
+            if nxt is None:
+                nxt = self.gids[g] = len(self.gtab)
+                self.gtab.append(g)
+                self.gsum.append(sum(g))
+            self.gnext[key] = nxt
+        return nxt
+
+    def _options(self, c: int, n: int, slots: tuple[int, ...], jl: int) -> list[_Option]:
         m = self.m
         must = m.must[c][n]
         top = must + m.opt[c][n]
@@ -314,49 +387,40 @@ class _Search:
 
         rec(0, 0, 0, list(locked_here), False)
         out.sort(key=lambda o: (-o[1], -o[2]))
-        self.colour_cache[key] = out
         return out
 
     # -- group stage ----------------------------------------------------------------------------
 
-    def group_plan(
-        self, g: tuple[int, ...], jokers: int, locked: tuple[int, ...]
-    ) -> _GroupPlan | None:
-        """Split g[c] tiles of each colour, ``jokers`` free jokers and the ``locked`` table
-        jokers of this number into legal groups; None if impossible."""
-        key = (g, jokers, locked)
+    def group_plan(self, gid: int, n: int, jokers: int) -> _GroupPlan | None:
+        """Split the group counts ``gid`` (tiles per colour), ``jokers`` free jokers and the
+        table jokers of number ``n`` into legal groups; None if impossible."""
+        key = (gid, n, jokers)
         if key in self.group_cache:
             return self.group_cache[key]
-        plan = _plan_groups(list(g), jokers, list(locked), self.m.locked)
+        plan = _plan_groups(list(self.gtab[gid]), jokers, list(self.locked_at[n]), self.m.locked)
         self.group_cache[key] = plan
         return plan
 
     # -- the search ---------------------------------------------------------------------------
 
-    def best(
-        self,
-        s: int,
-        slots: tuple[tuple[int, ...], ...],
-        jl: int,
-        g: tuple[int, ...],
-        val: int,
-        need: int,
-    ) -> int:
+    def best(self, s: int, st: int, jl: int, gid: int, val: int, need: int) -> int:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
-        upper bound below ``need``: depth first, best options first, memoised with bounds."""
-        s, g = self.skip(s, slots, jl, g)
+        upper bound below ``need``: depth first, best options first, memoised with bounds.
+        ``st`` packs the open runs, ``gid`` names the group counts of the current number."""
+        s, gid = self.skip(s, st, jl, gid)
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise _OutOfBudget
-        key = (s, slots, jl, g, val)
-        hit = self.memo.get(key)
+        key = (s, st, jl, gid, val)
+        memo = self.memo
+        hit = memo.get(key)
         if hit is not None and (hit[1] is not None or hit[0] < need):
             return hit[0]
         m = self.m
         if s == 65:
             ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
             result = 0 if ok else _NEG
-            self.memo[key] = (result, True)
+            memo[key] = (result, True)
             return result
         bound = m.bound[s] + jl * m.max_joker_weight
         if bound < need:
@@ -365,69 +429,57 @@ class _Search:
         upper = _NEG
         choice: object = None
         n = s // 5 + 1
-        if s % 5 < 4:
-            c = s % 5
-            w = m.weight[n]
-            jw = m.joker_weight[n]
-            base = m.table_count[c][n] * w
-            last = n == 13
+        c = s % 5
+        if c < 4:
             threshold = m.threshold
             canon = self.canon[n]
-            memo = self.memo
             gnext = self.gnext
+            gkey = (gid << 5) | canon
             s1 = s + 1
-            bound1 = m.bound[s1]
-            mjw = m.max_joker_weight
-            for opt in self.colour_options(c, n, slots[c], jl):
-                state, used, free, gc = opt[0], opt[1], opt[2], opt[3]
-                if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
+            sid = (st >> (_SB * c)) & _SMASK
+            for opt in self.colour_options(c, n, sid, jl):
+                total, gain, delta, jl2, gc, vadd, _, _ = opt
+                target = need if need > result else result + 1
+                if total < target:
+                    if total > upper:
+                        upper = total
                     continue
-                gain = used * w - base + free * jw
-                want = (need if need > result else result + 1) - gain
-                jl2 = jl - free
-                reach = bound1 + jl2 * mjw
-                if reach < want:
-                    if gain + reach > upper:
-                        upper = gain + reach
-                    continue
-                if canon:
-                    gkey = (g, gc)
-                    new_g = gnext.get(gkey)
-                    if new_g is None:
-                        new_g = gnext[gkey] = tuple(sorted((*g, gc)))
-                else:
-                    new_g = (*g, gc)
-                new_val = min(threshold, val + n * (used - gc + free)) if threshold else 0
-                new_slots = (*slots[:c], state, *slots[c + 1 :])
-                hit = memo.get((s1, new_slots, jl2, new_g, new_val))
+                want = target - gain
+                new_gid = gnext.get(gkey | (gc << 1))
+                if new_gid is None:
+                    new_gid = self.g_next(gid, gc, canon)
+                new_val = min(threshold, val + vadd) if threshold else 0
+                new_st = st + delta
+                hit = memo.get((s1, new_st, jl2, new_gid, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
-                    sub = self.best(s1, new_slots, jl2, new_g, new_val, want)
+                    sub = self.best(s1, new_st, jl2, new_gid, new_val, want)
                 if sub == _NEG:
                     continue
                 if sub < want:
-                    upper = max(upper, gain + sub)
+                    if gain + sub > upper:
+                        upper = gain + sub
                     continue
                 result = gain + sub
-                choice = (opt, new_slots, jl2, new_g, new_val)
+                choice = (opt, new_st, jl2, new_gid, new_val)
                 if result >= bound:
                     break
         else:
-            locked = tuple(m.locked_group.get(n, ()))
+            locked = self.locked_at[n]
             jw = m.joker_weight[n]
-            has_real = any(g)
+            has_real = self.gsum[gid] > 0
             for jg in range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
-                if self.group_plan(g, jg, locked) is None:
+                if self.group_plan(gid, n, jg) is None:
                     continue
                 new_val = val
                 if m.threshold:
-                    new_val = min(m.threshold, val + n * (sum(g) + jg + len(locked)))
+                    new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
                 want = max(need, result + 1) - gain
-                sub = self.best(s + 1, slots, jl - jg, (), new_val, want)
+                sub = self.best(s + 1, st, jl - jg, 0, new_val, want)
                 if sub == _NEG:
                     continue
                 if sub < want:
@@ -438,54 +490,45 @@ class _Search:
                 if result >= bound:
                     break
         if result >= need:
-            self.memo[key] = (result, choice)
+            memo[key] = (result, choice)
             return result
         value = max(result, upper)
-        self.memo[key] = (value, None if value > _NEG else True)
+        memo[key] = (value, None if value > _NEG else True)
         return value
 
-    def skip(
-        self, s: int, slots: tuple[tuple[int, ...], ...], jl: int, g: tuple[int, ...]
-    ) -> tuple[int, tuple[int, ...]]:
+    def skip(self, s: int, st: int, jl: int, gid: int) -> tuple[int, int]:
         """Step over stages where nothing can happen (no tile, no open run, no joker use)."""
         empty = self.empty
         while s < 65:
             n = s // 5 + 1
             c = s % 5
             if c < 4:
-                if slots[c] or not empty[c][n]:
+                if (st >> (_SB * c)) & _SMASK or not empty[c][n]:
                     break
                 if jl and n <= 11 and (13 - n) - self.cover[c][n + 1] <= jl - 1:
                     break
-                if self.canon[n]:
-                    gkey = (g, 0)
-                    new_g = self.gnext.get(gkey)
-                    if new_g is None:
-                        new_g = self.gnext[gkey] = tuple(sorted((*g, 0)))
-                    g = new_g
-                else:
-                    # A table joker of this number cares which colours are there: no sorting.
-                    g = (*g, 0)
+                canon = self.canon[n]
+                nxt = self.gnext.get((gid << 5) | canon)
+                gid = nxt if nxt is not None else self.g_next(gid, 0, canon)
             else:
-                if any(g) or not self.canon[n]:
+                if self.gsum[gid] or not self.canon[n]:
                     break
-                g = ()
+                gid = 0
             s += 1
-        return s, g
+        return s, gid
 
     def run(self) -> int:
         """First aim at placing every tile: that search keeps only branches that can still do
         it, so it is very fast, and it often succeeds. Otherwise search for the true best."""
         m = self.m
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
-        root = ((), (), (), ())
         top = m.bound[0] + m.free_jokers * m.max_joker_weight
         if top < floor:
             return _NEG
-        result = self.best(0, root, m.free_jokers, (), 0, top)
+        result = self.best(0, 0, m.free_jokers, 0, 0, top)
         if result >= top:
             return result
-        result = self.best(0, root, m.free_jokers, (), 0, floor)
+        result = self.best(0, 0, m.free_jokers, 0, 0, floor)
         return result if result >= floor else _NEG
 
     # -- reconstruction -------------------------------------------------------------------------
@@ -495,30 +538,30 @@ class _Search:
         m = self.m
         sets: list[list[tuple[Face, _Item]]] = []
         runs: list[list[tuple[int, list[tuple[Face, _Item]]]]] = [[], [], [], []]
-        slots: tuple[tuple[int, ...], ...] = ((), (), (), ())
+        st = 0
         jl = m.free_jokers
-        g: tuple[int, ...] = ()
+        gid = 0
         val = 0
         actual: list[int] = []
         s = 0
         while s < 65:
-            skipped, g_after = self.skip(s, slots, jl, g)
+            skipped, g_after = self.skip(s, st, jl, gid)
             while s < skipped:
                 if s % 5 < 4:
                     actual.append(0)
                 else:
                     actual = []
                 s += 1
-            g = g_after
+            gid = g_after
             if s == 65:
                 break
-            choice = self.memo[(s, slots, jl, g, val)][1]
+            choice = self.memo[(s, st, jl, gid, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5
-                opt, slots, jl, g, val = cast(_ColourChoice, choice)
-                acts, starts = opt[4], opt[5]
-                actual.append(opt[3])
+                opt, st, jl, gid, val = cast(_ColourChoice, choice)
+                acts, starts = opt[6], opt[7]
+                actual.append(opt[4])
                 color = COLORS[c]
                 old = sorted(runs[c], key=lambda r: r[0])
                 kept_runs: list[tuple[int, list[tuple[Face, _Item]]]] = []
@@ -534,7 +577,7 @@ class _Search:
                 runs[c] = kept_runs
             else:
                 jg, jl, val = cast(tuple[int, int, int], choice)
-                g = ()
+                gid = 0
                 plan = _plan_groups(actual, jg, list(m.locked_group.get(n, ())), m.locked)
                 actual = []
                 assert plan is not None
