@@ -247,10 +247,19 @@ class _Search:
         mjw = m.max_joker_weight
         shift = _SB * c
         last = n == 13
+        # Short runs need a tile of the next number (and the one after, for length 1) each: a
+        # real tile there, a free joker or a table joker standing there.
+        supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
+        supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
         steps: list[_Step] = []
         for state, used, free, gc, acts, starts in options:
             if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
                 continue
+            short = sum(1 for x in state if (x & _CODE) not in (3, 6))
+            if short:
+                ones = sum(1 for x in state if (x & _CODE) in (1, 4))
+                if max(0, short - supply1) + max(0, ones - supply2) > jl - free:
+                    continue
             nsid = self.sids.get(state)
             if nsid is None:
                 nsid = self.sids[state] = len(self.stab)
