@@ -184,6 +184,9 @@ _SB = 24
 _SMASK = (1 << _SB) - 1
 
 
+_SHARED_OPTIONS: dict[tuple[object, ...], list[_Option]] = {}
+
+
 class _Search:
     """The dynamic programme over stages (number, colour) and (number, groups)."""
 
@@ -205,6 +208,7 @@ class _Search:
         self.gnext: dict[int, int] = {}
         self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
+        self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
@@ -232,7 +236,30 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        steps = self._steps(c, n, sid, jl, self._options(c, n, self.stab[sid], jl))
+        slots = self.stab[sid]
+        m = self.m
+        if (c, n) in m.locked_run or any(x >> _P_SHIFT for x in slots):
+            options = self._options(c, n, slots, jl)
+        else:
+            # Without table jokers involved the options depend on a few numbers only: share
+            # them between calls.
+            shared = (
+                slots,
+                jl,
+                m.must[c][n],
+                m.opt[c][n],
+                n if n in m.watch[c] else 0,
+                n <= 11,
+                self.group_ok[n],
+                (13 - n) - self.cover[c][n + 1],
+            )
+            found = _SHARED_OPTIONS.get(shared)
+            if found is None:
+                if len(_SHARED_OPTIONS) > 100_000:
+                    _SHARED_OPTIONS.clear()
+                found = _SHARED_OPTIONS[shared] = self._options(c, n, slots, jl)
+            options = found
+        steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
 
@@ -297,6 +324,27 @@ class _Search:
                 self.gsum.append(sum(g))
             self.gnext[key] = nxt
         return nxt
+
+    def g_feasible(self, gid: int, n: int, jokers: int) -> bool:
+        """Whether the group counts so far (colours 0.. of number ``n``) can still end in legal
+        groups, whatever the remaining colours add, with at most ``jokers`` free jokers."""
+        key = (gid, n, jokers)
+        ok = self.g_ok.get(key)
+        if ok is None:
+            g = self.gtab[gid]
+            avail = self.m.avail
+            rest = tuple(avail[c][n] for c in range(len(g), 4))
+            if self.canon[n]:
+                ok = _plain_feasible(g, rest, jokers)
+            else:
+                locked = list(self.locked_at[n])
+                ok = any(
+                    _plan_groups([*g, *extra], jg, locked, self.m.locked) is not None
+                    for extra in itertools.product(*(range(r + 1) for r in rest))
+                    for jg in range(jokers + 1)
+                )
+            self.g_ok[key] = ok
+        return ok
 
     def _options(self, c: int, n: int, slots: tuple[int, ...], jl: int) -> list[_Option]:
         m = self.m
@@ -443,6 +491,7 @@ class _Search:
             threshold = m.threshold
             canon = self.canon[n]
             gnext = self.gnext
+            g_ok = self.g_ok
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
@@ -457,6 +506,11 @@ class _Search:
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
                     new_gid = self.g_next(gid, gc, canon)
+                ok = g_ok.get((new_gid, n, jl2))
+                if ok is None:
+                    ok = self.g_feasible(new_gid, n, jl2)
+                if not ok:
+                    continue
                 new_val = min(threshold, val + vadd) if threshold else 0
                 new_st = st + delta
                 hit = memo.get((s1, new_st, jl2, new_gid, new_val))
@@ -601,6 +655,25 @@ class _Search:
         for c in range(4):
             sets.extend(run for _, run in runs[c])
         return sets
+
+
+_PLAIN: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+
+
+def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
+    """Whether colour counts ``g`` plus up to ``rest`` more per remaining colour can form legal
+    groups with at most ``jokers`` jokers and no table joker (independent of the position, so it
+    is cached for the whole process; the keys are a few hundred small tuples at most)."""
+    key = (g, rest, jokers)
+    ok = _PLAIN.get(key)
+    if ok is None:
+        ok = any(
+            _plan_groups([*g, *extra], jg, [], ()) is not None
+            for extra in itertools.product(*(range(r + 1) for r in rest))
+            for jg in range(jokers + 1)
+        )
+        _PLAIN[key] = ok
+    return ok
 
 
 def _plan_groups(
