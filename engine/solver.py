@@ -506,10 +506,10 @@ class _Search:
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
                     new_gid = self.g_next(gid, gc, canon)
-                ok = g_ok.get((new_gid, n, jl2))
-                if ok is None:
-                    ok = self.g_feasible(new_gid, n, jl2)
-                if not ok:
+                fits = g_ok.get((new_gid, n, jl2))
+                if fits is None:
+                    fits = self.g_feasible(new_gid, n, jl2)
+                if not fits:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
                 new_st = st + delta
