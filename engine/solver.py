@@ -185,6 +185,17 @@ _SMASK = (1 << _SB) - 1
 
 
 _SHARED_OPTIONS: dict[tuple[object, ...], list[_Option]] = {}
+_STATE_INFO: dict[tuple[int, ...], tuple[int, int, bool]] = {}
+
+
+def _state_info(state: tuple[int, ...]) -> tuple[int, int, bool]:
+    """(runs shorter than 3, runs of length 1, whether every run may end here) for one colour."""
+    short = sum(1 for x in state if (x & _CODE) not in (3, 6))
+    ones = sum(1 for x in state if (x & _CODE) in (1, 4))
+    closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
+    if len(_STATE_INFO) > 100_000:
+        _STATE_INFO.clear()
+    return short, ones, closed
 
 
 class _Search:
@@ -209,6 +220,10 @@ class _Search:
         self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
+        # rest[n][k]: how many tiles each colour from k on holds at number n.
+        self.rest = [
+            [tuple(model.avail[c][n] for c in range(k, 4)) for k in range(5)] for n in range(15)
+        ]
         self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
@@ -280,13 +295,14 @@ class _Search:
         supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
         steps: list[_Step] = []
         for state, used, free, gc, acts, starts in options:
-            if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
+            info = _STATE_INFO.get(state)
+            if info is None:
+                info = _STATE_INFO[state] = _state_info(state)
+            short, ones, closed = info
+            if last and not closed:
                 continue
-            short = sum(1 for x in state if (x & _CODE) not in (3, 6))
-            if short:
-                ones = sum(1 for x in state if (x & _CODE) in (1, 4))
-                if max(0, short - supply1) + max(0, ones - supply2) > jl - free:
-                    continue
+            if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
+                continue
             nsid = self.sids.get(state)
             if nsid is None:
                 nsid = self.sids[state] = len(self.stab)
@@ -332,8 +348,7 @@ class _Search:
         ok = self.g_ok.get(key)
         if ok is None:
             g = self.gtab[gid]
-            avail = self.m.avail
-            rest = tuple(avail[c][n] for c in range(len(g), 4))
+            rest = self.rest[n][len(g)]
             if self.canon[n]:
                 ok = _plain_feasible(g, rest, jokers)
             else:
@@ -535,7 +550,10 @@ class _Search:
             for jg in range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
-                if self.group_plan(gid, n, jg) is None:
+                if self.canon[n]:
+                    if not _plain_exact(self.gtab[gid], jg):
+                        continue
+                elif self.group_plan(gid, n, jg) is None:
                     continue
                 new_val = val
                 if m.threshold:
@@ -673,6 +691,19 @@ def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> b
             for jg in range(jokers + 1)
         )
         _PLAIN[key] = ok
+    return ok
+
+
+_EXACT: dict[tuple[tuple[int, ...], int], bool] = {}
+
+
+def _plain_exact(g: tuple[int, ...], jokers: int) -> bool:
+    """Whether colour counts ``g`` and exactly ``jokers`` jokers form legal groups (no table
+    joker; cached for the whole process like ``_plain_feasible``)."""
+    key = (g, jokers)
+    ok = _EXACT.get(key)
+    if ok is None:
+        ok = _EXACT[key] = _plan_groups(list(g), jokers, [], ()) is not None
     return ok
 
 
