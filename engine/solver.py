@@ -33,7 +33,15 @@ from typing import cast
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
 from engine.rules import joker_problem
-from engine.tiles import COLORS, JOKER_VALUE_ON_RACK, Face, Tile, sort_tiles, tiles_text
+from engine.tiles import (
+    COLOR_ORDER,
+    COLORS,
+    JOKER_VALUE_ON_RACK,
+    Face,
+    Tile,
+    sort_tiles,
+    tiles_text,
+)
 
 OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
@@ -748,7 +756,17 @@ _FaceSet = list[tuple[Face, _Item]]
 
 def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[object, ...]:
     """What a set is made of, up to which physical copy of a face is used."""
-    return tuple(sorted((str(f), it[0], it[1] if it[0] == "L" else 0) for f, it in items))
+    return tuple(
+        sorted(
+            (
+                f.number,
+                -1 if f.color is None else COLOR_ORDER[f.color],
+                it[0],
+                it[1] if it[0] == "L" else 0,
+            )
+            for f, it in items
+        )
+    )
 
 
 def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[object, ...]]:
@@ -950,11 +968,15 @@ def _assign(
                 home = min(counts, key=lambda i: (-counts[i], i))
         homes.append(home)
 
+    home_faces: dict[int, Counter[Face]] = {}
+
     def overlap(si: int) -> int:
         home = homes[si]
         if home is None:
             return 0
-        faces = Counter(t.face for t in table[home].tiles if not t.is_joker)
+        faces = home_faces.get(home)
+        if faces is None:
+            faces = home_faces[home] = Counter(t.face for t in table[home].tiles if not t.is_joker)
         mine = Counter(f for f, it in sets[si] if it[0] == "R")
         return -sum((faces & mine).values())
 
@@ -981,6 +1003,13 @@ def _assign(
 def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
     real = [t for t in tiles if t is not None]
     is_run = items[0][0].color is not None and any(f.number != items[0][0].number for f, _ in items)
+    if not any(t.is_joker for t in real):
+        # No joker to resolve: the canonical order is known (runs come in ascending order).
+        if not is_run:
+            real.sort(key=Tile.sort_key)
+        return Meld(
+            tuple(real), tuple(t.face for t in real), MeldKind.RUN if is_run else MeldKind.GROUP
+        )
     if is_run:
         pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
         return Meld.build(real, pins, MeldKind.RUN)
