@@ -46,6 +46,7 @@ from engine.tiles import (
 OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
 _BIG = 1000
+_RACE_BUDGET = 1000
 
 # Slot codes of an open run: 1-3 = length 1, 2, 3+ with a real tile; 4-6 = the same, jokers only.
 _REAL_NEXT = (0, 2, 3, 3, 2, 3, 3)
@@ -466,7 +467,7 @@ class _Search:
                 new.pop()
 
         rec(0, 0, 0, list(locked_here), False)
-        out.sort(key=lambda o: (-o[1], -o[2]))
+        out.sort(key=lambda o: (-o[1], o[2]))
         return out
 
     # -- group stage ----------------------------------------------------------------------------
@@ -1164,7 +1165,7 @@ def _core(
         return _finish(way, way.search.run(), table)
     flip = False
     ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
-    budget = 15000
+    budget = _RACE_BUDGET
     while True:
         for way in ways:
             way.search.limit = way.search.nodes + budget
