@@ -46,7 +46,8 @@ from engine.tiles import (
 OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
 _BIG = 1000
-_RACE_BUDGET = 1000
+_RACE_BUDGET = 1000  # nodes before the mirrored search joins the race
+_FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
 
 # Slot codes of an open run: 1-3 = length 1, 2, 3+ with a real tile; 4-6 = the same, jokers only.
 _REAL_NEXT = (0, 2, 3, 3, 2, 3, 3)
@@ -229,10 +230,6 @@ class _Search:
         self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
-        # rest[n][k]: how many tiles each colour from k on holds at number n.
-        self.rest = [
-            [tuple(model.avail[c][n] for c in range(k, 4)) for k in range(5)] for n in range(15)
-        ]
         self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
@@ -357,7 +354,7 @@ class _Search:
         ok = self.g_ok.get(key)
         if ok is None:
             g = self.gtab[gid]
-            rest = self.rest[n][len(g)]
+            rest = tuple(self.m.avail[c][n] for c in range(len(g), 4))
             if self.canon[n]:
                 ok = _plain_feasible(g, rest, jokers)
             else:
@@ -607,10 +604,14 @@ class _Search:
             s += 1
         return s, gid
 
-    def run(self) -> int:
+    def run(self, target: int | None = None) -> int:
         """First aim at placing every tile: that search keeps only branches that can still do
-        it, so it is very fast, and it often succeeds. Otherwise search for the true best."""
+        it, so it is very fast, and it often succeeds. Otherwise search for the true best.
+        With ``target``: the best score if it reaches ``target``, else _NEG."""
         m = self.m
+        if target is not None:
+            result = self.best(0, 0, m.free_jokers, 0, 0, target)
+            return result if result >= target else _NEG
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
         top = m.bound[0] + m.free_jokers * m.max_joker_weight
         if top < floor:
@@ -1152,39 +1153,54 @@ def _core(
     objective: str,
     opening: bool,
     threshold: int,
-) -> tuple[int, list[Meld]] | None:
-    """The optimum score and the sets holding ``table`` plus the placed rack tiles.
+    target: int | None = None,
+    cap: list[int] | None = None,
+) -> tuple[int, _Direction] | None:
+    """The optimum score and the search that found it (``_finish`` builds the sets holding
+    ``table`` plus the placed rack tiles); None when no rack tile can be played.
 
     How fast the search is can depend a lot on which end of the numbers it starts from (the
     bound only bites once it has passed the rack tiles that cannot be placed). Outside the
     opening, a search that needs more than a budget of nodes is raced against the mirrored one
-    (numbers read 13..1) with a budget that doubles, and the first to finish wins."""
+    (numbers read 13..1) with a budget that doubles, and the first to finish wins.
+
+    With ``target`` only a table worth at least that much counts (None otherwise); ``cap`` is a
+    node allowance shared by several calls (its one item is decreased; None when it runs out)."""
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
-        return _finish(way, way.search.run(), table)
+        return _found(way, way.search.run(target))
     flip = False
     ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
     budget = _RACE_BUDGET
     while True:
         for way in ways:
-            way.search.limit = way.search.nodes + budget
+            step = budget if cap is None else min(budget, cap[0])
+            if step <= 0:
+                return None
+            before = way.search.nodes
+            way.search.limit = before + step
             try:
-                score = way.search.run()
+                score = way.search.run(target)
             except _OutOfBudget:
                 continue
-            return _finish(way, score, table)
+            finally:
+                if cap is not None:
+                    cap[0] -= way.search.nodes - before
+            return _found(way, score)
         if len(ways) == 1:
             ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
         else:
             budget *= 2
 
 
-def _finish(
-    way: _Direction, score: int, real_table: Sequence[Meld]
-) -> tuple[int, list[Meld]] | None:
+def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
     if score == _NEG or (score <= 0 and not way.required):
         return None
+    return score, way
+
+
+def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     search = way.search
     model = search.m
     table = way.table
@@ -1200,7 +1216,7 @@ def _finish(
         back = way.back
         on_table = {t for m in real_table for t in m.tiles if t.is_joker}
         melds = [_tidy(_unmirror(m, back), on_table) for m in melds]
-    return score, melds
+    return melds
 
 
 def _flip(tile: Tile) -> Tile:
@@ -1284,24 +1300,31 @@ def solve(
     found = _core(base, optional, required, **options)  # type: ignore[arg-type]
     if found is None:
         return None
-    score, new_melds = found
+    score, way = found
+    new_melds = _finish(way, base)
     frozen: list[Meld] = []
     if minimal_change and base:
         final_sets = {frozenset(m.tiles) for m in new_melds}
         touched = [m for m in base if frozenset(m.tiles) not in final_sets]
         trials = [touched] if len(touched) > 1 else []
         trials += [[m] for m in touched[:6]]
+        # The pass is a preference: each trial only asks whether the optimum is still reached,
+        # and all of them share a node allowance.
+        cap = [_FREEZE_NODES]
+        last: tuple[_Direction, list[Meld]] | None = None
         for trial in trials:
             if any(m in frozen for m in trial):
                 continue
             keep = frozen + trial
             rest = [m for m in base if m not in keep]
-            again = _core(rest, optional, required, **options)  # type: ignore[arg-type]
+            again = _core(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
             if again is not None and again[0] == score:
                 frozen = keep
-                new_melds = again[1]
+                last = (again[1], rest)
                 if trial is touched:
                     break
+        if last is not None:
+            new_melds = _finish(*last)
     if opening:
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
@@ -1310,10 +1333,11 @@ def solve(
             # Two table jokers leaning on one real tile of another set: the search reasons about
             # faces, not which copy is which. Rare; keep the sets with jokers as they are.
             fixed = [m for m in base if m.jokers]
-            again = _core([m for m in base if not m.jokers], optional, required, **options)  # type: ignore[arg-type]
+            rest = [m for m in base if not m.jokers]
+            again = _core(rest, optional, required, **options)  # type: ignore[arg-type]
             if again is None:
                 return None
-            final = _order(table, [*fixed, *again[1]])
+            final = _order(table, [*fixed, *_finish(again[1], rest)])
     table_tiles = {t for m in table for t in m.tiles}
     placed = sort_tiles(t for m in final for t in m.tiles if t not in table_tiles)
     value = (
