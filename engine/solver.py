@@ -501,6 +501,8 @@ class _Search:
             memo[key] = (result, True)
             return result
         bound = m.bound[s] + jl * m.max_joker_weight
+        if hit is not None and hit[0] < bound:
+            bound = hit[0]  # an upper bound from an earlier, more ambitious search
         if bound < need:
             return bound
         result = _NEG
