@@ -867,7 +867,11 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
             for c in cols:
                 g[c] -= 1
             rest_locked = [j for j in locked if j not in lks]
-            if _plan_groups(list(g), free, rest_locked, model.locked) is None:
+            if (
+                not _plain_exact(tuple(g), free)
+                if not rest_locked
+                else _plan_groups(list(g), free, rest_locked, model.locked) is None
+            ):
                 for c in cols:
                     g[c] += 1
                 continue
@@ -972,7 +976,7 @@ def _assign(
                 home = min(counts, key=lambda i: (-counts[i], i))
         homes.append(home)
 
-    home_faces: dict[int, Counter[Face]] = {}
+    home_faces: dict[int, list[Face]] = {}
 
     def overlap(si: int) -> int:
         home = homes[si]
@@ -980,9 +984,14 @@ def _assign(
             return 0
         faces = home_faces.get(home)
         if faces is None:
-            faces = home_faces[home] = Counter(t.face for t in table[home].tiles if not t.is_joker)
-        mine = Counter(f for f, it in sets[si] if it[0] == "R")
-        return -sum((faces & mine).values())
+            faces = home_faces[home] = [t.face for t in table[home].tiles if not t.is_joker]
+        left = list(faces)
+        shared = 0
+        for f, it in sets[si]:
+            if it[0] == "R" and f in left:
+                left.remove(f)
+                shared += 1
+        return -shared
 
     for si in sorted(range(len(sets)), key=overlap):
         if homes[si] is None:
