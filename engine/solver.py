@@ -671,7 +671,8 @@ class _Search:
             else:
                 jg, jl, val = cast(tuple[int, int, int], choice)
                 gid = 0
-                plan = _plan_groups(actual, jg, list(m.locked_group.get(n, ())), m.locked)
+                lks = list(m.locked_group.get(n, ()))
+                plan = _plan_groups(actual, jg, lks, m.locked) if lks else _plain_plan(actual, jg)
                 actual = []
                 assert plan is not None
                 for colours, lk, nf in plan:
@@ -706,16 +707,28 @@ def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> b
     return ok
 
 
+_PLANS: dict[tuple[tuple[int, ...], int], _GroupPlan | None] = {}
+
+
+def _plain_plan(g: Sequence[int], jokers: int) -> _GroupPlan | None:
+    """``_plan_groups`` without table jokers, cached for the whole process like
+    ``_plain_feasible`` (colour counts up to 3 and at most 4 jokers: a few thousand keys)."""
+    key = (tuple(g), jokers)
+    if key in _PLANS:
+        return _PLANS[key]
+    plan = _PLANS[key] = _plan_groups(list(g), jokers, [], ())
+    return plan
+
+
 _EXACT: dict[tuple[tuple[int, ...], int], bool] = {}
 
 
 def _plain_exact(g: tuple[int, ...], jokers: int) -> bool:
-    """Whether colour counts ``g`` and exactly ``jokers`` jokers form legal groups (no table
-    joker; cached for the whole process like ``_plain_feasible``)."""
+    """Whether colour counts ``g`` and exactly ``jokers`` jokers form legal groups."""
     key = (g, jokers)
     ok = _EXACT.get(key)
     if ok is None:
-        ok = _EXACT[key] = _plan_groups(list(g), jokers, [], ()) is not None
+        ok = _EXACT[key] = _plain_plan(g, jokers) is not None
     return ok
 
 
@@ -880,7 +893,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
                 [(Face(COLORS[c], n), ("R", 0)) for c in cols]
                 + [(Face(None, n), ("L", j)) for j in lks]
             )
-        plan = _plan_groups(g, free, locked, model.locked)
+        plan = _plan_groups(g, free, locked, model.locked) if locked else _plain_plan(g, free)
         if plan is None:  # cannot happen: every carve was checked
             out.extend(groups)
             continue
