@@ -917,18 +917,18 @@ def _assign(
     model: _Model,
     rack_required: Sequence[Tile],
     rack_optional: Sequence[Tile],
-) -> tuple[list[list[Tile | None]], dict[Tile, int]]:
+) -> list[list[Tile | None]]:
     """Choose physical tiles for every face: table sets that can stay whole stay whole, each
     locked joker gets a real tile of its own set beside it, rack tiles fill the rest."""
     origin: dict[Tile, int] = {}
+    if model.locked:
+        origin = {tile: index for index, meld in enumerate(table) for tile in meld.tiles}
+    # Table tiles by face, each with the index of its starting set.
+    pool: dict[Face, list[tuple[Tile, int]]] = {}
     for index, meld in enumerate(table):
         for tile in meld.tiles:
-            origin[tile] = index
-    pool: dict[Face, list[Tile]] = {}
-    for meld in table:
-        for tile in meld.tiles:
             if not tile.is_joker:
-                pool.setdefault(tile.face, []).append(tile)
+                pool.setdefault(tile.face, []).append((tile, index))
     rack_pool: dict[Face, list[Tile]] = {}
     for tile in [*rack_required, *rack_optional]:
         rack_pool.setdefault(tile.face, []).append(tile)
@@ -936,11 +936,12 @@ def _assign(
     chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
 
     def take(face: Face, meld_index: int | None) -> Tile | None:
-        tiles = pool.get(face, [])
-        for tile in tiles:
-            if meld_index is None or origin[tile] == meld_index:
-                tiles.remove(tile)
-                return tile
+        tiles = pool.get(face)
+        if tiles:
+            for k, (tile, home) in enumerate(tiles):
+                if meld_index is None or home == meld_index:
+                    del tiles[k]
+                    return tile
         return None
 
     # Locked jokers and their witnesses first.
@@ -980,8 +981,8 @@ def _assign(
             counts: Counter[int] = Counter()
             for face, it in s:
                 if it[0] == "R":
-                    for tile in pool.get(face, []):
-                        counts[origin[tile]] += 1
+                    for _, index in pool.get(face, []):
+                        counts[index] += 1
                         break
                 elif it[0] == "L":
                     counts[model.locked[it[1]].meld_index] += 1
@@ -1023,7 +1024,7 @@ def _assign(
                     chosen[si][k] = rack_pool[face].pop(0)
                 else:
                     chosen[si][k] = jokers.pop(0)
-    return chosen, origin
+    return chosen
 
 
 def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
@@ -1044,13 +1045,22 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
 
 def _metrics(table: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
     """(starting sets still whole, table tiles that left the biggest part of their set)."""
-    final_sets = [frozenset(m.tiles) for m in final]
-    kept = sum(1 for m in table if frozenset(m.tiles) in final_sets)
-    moved = 0
-    for meld in table:
-        tiles = set(meld.tiles)
-        main = max((len(tiles & fs) for fs in final_sets), default=0)
-        moved += len(tiles) - main
+    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+    biggest = [0] * len(table)
+    whole = [False] * len(table)
+    for meld in final:
+        counts: dict[int, int] = {}
+        for tile in meld.tiles:
+            i = origin.get(tile)
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
+        for i, k in counts.items():
+            if k > biggest[i]:
+                biggest[i] = k
+            if k == len(meld.tiles) == len(table[i].tiles):
+                whole[i] = True
+    kept = sum(whole)
+    moved = sum(len(m.tiles) - biggest[i] for i, m in enumerate(table))
     return kept, moved
 
 
@@ -1059,7 +1069,11 @@ def _order(table: Sequence[Meld], final: list[Meld]) -> list[Meld]:
     origin = {t: i for i, m in enumerate(table) for t in m.tiles}
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
-        counts = Counter(origin[t] for t in meld.tiles if t in origin)
+        counts: dict[int, int] = {}
+        for tile in meld.tiles:
+            i = origin.get(tile)
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
         if not counts:
             return (len(table), 0, meld.tiles[0].sort_key())
         home = min(counts, key=lambda i: (-counts[i], i))
@@ -1234,7 +1248,7 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
         sets = _split_runs(sets, Counter(sigs), model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
             sets = _regroup(sets, table, model)
-    chosen, _ = _assign(sets, table, sigs, model, way.required, way.optional)
+    chosen = _assign(sets, table, sigs, model, way.required, way.optional)
     melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
     if way.back is not None:
         back = way.back
