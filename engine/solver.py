@@ -59,6 +59,8 @@ _P_SHIFT = 8  # higher bits: locked jokers waiting for a real tile of their orig
 
 # A run item: ("R", None) real, ("F", None) free joker, ("L", joker id) locked table joker.
 _Item = tuple[str, int]
+# _FACES[c][n]: the face of colour c and number n (c = 4: a group joker's colourless face).
+_FACES = [[Face(c, n) for n in range(15)] for c in (*COLORS, None)]
 _GroupPlan = tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]
 
 
@@ -655,18 +657,18 @@ class _Search:
                 opt, st, jl, gid, val = cast(_ColourChoice, choice)
                 acts, starts = opt[6], opt[7]
                 actual.append(opt[4])
-                color = COLORS[c]
+                faces = _FACES[c]
                 old = sorted(runs[c], key=lambda r: r[0])
                 kept_runs: list[tuple[int, list[tuple[Face, _Item]]]] = []
                 for (_, run), (item, x) in zip(old, acts, strict=True):
                     if item is None:
                         sets.append(run)
                     else:
-                        run.append((Face(color, n), item))
+                        run.append((faces[n], item))
                         kept_runs.append((x, run))
                 for start, x in starts:
                     assert start is not None
-                    kept_runs.append((x, [(Face(color, n), start)]))
+                    kept_runs.append((x, [(faces[n], start)]))
                 runs[c] = kept_runs
             else:
                 jg, jl, val = cast(tuple[int, int, int], choice)
@@ -677,10 +679,10 @@ class _Search:
                 assert plan is not None
                 for colours, lk, nf in plan:
                     group: list[tuple[Face, _Item]] = [
-                        (Face(COLORS[cc], n), ("R", 0)) for cc in colours
+                        (_FACES[cc][n], ("R", 0)) for cc in colours
                     ]
-                    group += [(Face(None, n), ("L", j)) for j in lk]
-                    group += [(Face(None, n), ("F", 0))] * nf
+                    group += [(_FACES[4][n], ("L", j)) for j in lk]
+                    group += [(_FACES[4][n], ("F", 0))] * nf
                     sets.append(group)
             s += 1
         for c in range(4):
@@ -890,8 +892,8 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
                 continue
             locked = rest_locked
             carved.append(
-                [(Face(COLORS[c], n), ("R", 0)) for c in cols]
-                + [(Face(None, n), ("L", j)) for j in lks]
+                [(_FACES[c][n], ("R", 0)) for c in cols]
+                + [(_FACES[4][n], ("L", j)) for j in lks]
             )
         plan = _plan_groups(g, free, locked, model.locked) if locked else _plain_plan(g, free)
         if plan is None:  # cannot happen: every carve was checked
@@ -900,9 +902,9 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
         out.extend(carved)
         for colours, lk, nf in plan:
             out.append(
-                [(Face(COLORS[c], n), ("R", 0)) for c in colours]
-                + [(Face(None, n), ("L", j)) for j in lk]
-                + [(Face(None, n), ("F", 0))] * nf
+                [(_FACES[c][n], ("R", 0)) for c in colours]
+                + [(_FACES[4][n], ("L", j)) for j in lk]
+                + [(_FACES[4][n], ("F", 0))] * nf
             )
     return out
 
@@ -1030,13 +1032,13 @@ def _assign(
 def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
     real = [t for t in tiles if t is not None]
     is_run = items[0][0].color is not None and any(f.number != items[0][0].number for f, _ in items)
-    if not any(t.is_joker for t in real):
-        # No joker to resolve: the canonical order is known (runs come in ascending order).
-        if not is_run:
-            real.sort(key=Tile.sort_key)
-        return Meld(
-            tuple(real), tuple(t.face for t in real), MeldKind.RUN if is_run else MeldKind.GROUP
-        )
+    if all(it[0] == "R" for _, it in items):
+        # No joker to resolve: the canonical order is known (runs come in ascending order, a
+        # real tile shows the face it was chosen for).
+        if is_run:
+            return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
+        real.sort(key=Tile.sort_key)
+        return Meld(tuple(real), tuple(t.face for t in real), MeldKind.GROUP)
     if is_run:
         pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
         return Meld.build(real, pins, MeldKind.RUN)
