@@ -184,6 +184,9 @@ class _Model:
 # per old slot (item or None for "ends here", new slot), new runs (item, new slot)).
 _Act = tuple[_Item | None, int]
 _Option = tuple[tuple[int, ...], int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
+# An option with what the search needs of its new slots: (slots id, reals used, free jokers
+# used, reals to groups, acts, starts, runs shorter than 3, runs of length 1, all may end).
+_Ready = tuple[int, int, int, int, tuple[_Act, ...], tuple[_Act, ...], int, int, bool]
 # The same option ready for the search: (best total it can still reach, gain, change of the
 # packed state, jokers left after, reals to groups, opening value added, acts, starts).
 _Step = tuple[int, int, int, int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
@@ -196,18 +199,25 @@ _SB = 24
 _SMASK = (1 << _SB) - 1
 
 
-_SHARED_OPTIONS: dict[tuple[object, ...], list[_Option]] = {}
-_STATE_INFO: dict[tuple[int, ...], tuple[int, int, bool]] = {}
+_SHARED_OPTIONS: dict[tuple[object, ...], list[_Ready]] = {}
+# One colour's open runs (a sorted tuple of slot codes) get an id for the whole process; solve()
+# starts afresh when the table grows big (it holds a few thousand tuples in practice).
+_SIDS: dict[tuple[int, ...], int] = {(): 0}
+_STAB: list[tuple[int, ...]] = [()]
 
 
-def _state_info(state: tuple[int, ...]) -> tuple[int, int, bool]:
-    """(runs shorter than 3, runs of length 1, whether every run may end here) for one colour."""
-    short = sum(1 for x in state if (x & _CODE) not in (3, 6))
-    ones = sum(1 for x in state if (x & _CODE) in (1, 4))
-    closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
-    if len(_STATE_INFO) > 100_000:
-        _STATE_INFO.clear()
-    return short, ones, closed
+def _ready(options: list[_Option]) -> list[_Ready]:
+    out: list[_Ready] = []
+    for state, used, free, gc, acts, starts in options:
+        sid = _SIDS.get(state)
+        if sid is None:
+            sid = _SIDS[state] = len(_STAB)
+            _STAB.append(state)
+        short = sum(1 for x in state if (x & _CODE) not in (3, 6))
+        ones = sum(1 for x in state if (x & _CODE) in (1, 4))
+        closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
+        out.append((sid, used, free, gc, acts, starts, short, ones, closed))
+    return out
 
 
 class _Search:
@@ -222,9 +232,7 @@ class _Search:
         self.memo: dict[_Key5, tuple[int, object]] = {}
         self.nodes = 0
         self.limit: int | None = None
-        # Interned per-colour slot tuples and group-count tuples (id 0 is the empty tuple).
-        self.sids: dict[tuple[int, ...], int] = {(): 0}
-        self.stab: list[tuple[int, ...]] = [()]
+        # Interned group-count tuples (id 0 is the empty tuple).
         self.gids: dict[tuple[int, ...], int] = {(): 0}
         self.gtab: list[tuple[int, ...]] = [()]
         self.gsum: list[int] = [0]
@@ -232,6 +240,7 @@ class _Search:
         self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
+        self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
         self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
@@ -259,10 +268,10 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        slots = self.stab[sid]
+        slots = _STAB[sid]
         m = self.m
         if (c, n) in m.locked_run or any(x >> _P_SHIFT for x in slots):
-            options = self._options(c, n, slots, jl)
+            options = _ready(self._options(c, n, slots, jl))
         else:
             # Without table jokers involved the options depend on a few numbers only: share
             # them between calls.
@@ -280,13 +289,13 @@ class _Search:
             if found is None:
                 if len(_SHARED_OPTIONS) > 100_000:
                     _SHARED_OPTIONS.clear()
-                found = _SHARED_OPTIONS[shared] = self._options(c, n, slots, jl)
+                found = _SHARED_OPTIONS[shared] = _ready(self._options(c, n, slots, jl))
             options = found
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
 
-    def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Option]) -> list[_Step]:
+    def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
         """Precompute what the search needs per option: its gain, the bound it can reach, the
         packed state change."""
         m = self.m
@@ -302,21 +311,11 @@ class _Search:
         supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
         supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
         steps: list[_Step] = []
-        for state, used, free, gc, acts, starts in options:
-            info = _STATE_INFO.get(state)
-            if info is None:
-                info = _STATE_INFO[state] = _state_info(state)
-            short, ones, closed = info
+        for nsid, used, free, gc, acts, starts, short, ones, closed in options:
             if last and not closed:
                 continue
             if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
                 continue
-            nsid = self.sids.get(state)
-            if nsid is None:
-                nsid = self.sids[state] = len(self.stab)
-                self.stab.append(state)
-                if nsid > _SMASK:
-                    raise _OutOfBudget
             gain = used * w - base + free * jw
             jl2 = jl - free
             steps.append(
@@ -356,7 +355,9 @@ class _Search:
         ok = self.g_ok.get(key)
         if ok is None:
             g = self.gtab[gid]
-            rest = tuple(self.m.avail[c][n] for c in range(len(g), 4))
+            rest = self.rest.get((n, len(g)))
+            if rest is None:
+                rest = self.rest[n, len(g)] = tuple(self.m.avail[c][n] for c in range(len(g), 4))
             if self.canon[n]:
                 ok = _plain_feasible(g, rest, jokers)
             else:
@@ -1335,6 +1336,11 @@ def solve(
         optional = []
         if not required:
             return None
+    if len(_STAB) > 1 << 20:
+        _SIDS.clear()
+        _SIDS[()] = 0
+        del _STAB[1:]
+        _SHARED_OPTIONS.clear()
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
     found = _core(base, optional, required, **options)  # type: ignore[arg-type]
