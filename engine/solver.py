@@ -774,22 +774,24 @@ def _plan_groups(
 _FaceSet = list[tuple[Face, _Item]]
 
 
-def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[object, ...]:
-    """What a set is made of, up to which physical copy of a face is used."""
+_KIND = {"R": 0, "F": 1, "L": 2}
+
+
+def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
+    """What a set is made of, up to which physical copy of a face is used: one int per item
+    (number, colour, real / free joker / which table joker)."""
     return tuple(
         sorted(
-            (
-                f.number,
-                -1 if f.color is None else COLOR_ORDER[f.color],
-                it[0],
-                it[1] if it[0] == "L" else 0,
-            )
+            (f.number << 12)
+            | ((0 if f.color is None else COLOR_ORDER[f.color] + 1) << 9)
+            | (_KIND[it[0]] << 7)
+            | (it[1] if it[0] == "L" else 0)
             for f, it in items
         )
     )
 
 
-def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[object, ...]]:
+def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[int, ...]]:
     ids = {lk.tile: lk.ident for lk in model.locked}
     sigs = []
     for meld in table:
@@ -799,7 +801,7 @@ def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[object
                 shown = face if meld.kind is MeldKind.RUN else Face(None, face.number)
                 items.append((shown, ("L", ids[tile])))
             else:
-                items.append((tile.face, ("R", 0)))
+                items.append((face, ("R", 0)))
         sigs.append(_signature(items))
     return sigs
 
@@ -819,7 +821,7 @@ def _run_piece_ok(piece: _FaceSet, info: Sequence[_Locked]) -> bool:
 
 
 def _split_runs(
-    sets: list[_FaceSet], targets: Counter[tuple[object, ...]], info: Sequence[_Locked]
+    sets: list[_FaceSet], targets: Counter[tuple[int, ...]], info: Sequence[_Locked]
 ) -> list[_FaceSet]:
     """Cut long runs where the cut gives back a table run exactly (R1-R6 -> R1-R3 / R4-R6)."""
     out: list[_FaceSet] = []
@@ -916,7 +918,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
 def _assign(
     sets: list[_FaceSet],
     table: Sequence[Meld],
-    sigs: Sequence[tuple[object, ...]],
+    sigs: Sequence[tuple[int, ...]],
     model: _Model,
     rack_required: Sequence[Tile],
     rack_optional: Sequence[Tile],
@@ -971,7 +973,7 @@ def _assign(
                     chosen[si][k] = witness
                     break
     # Then whole table sets, then each set's "home" set, then any table tile, then the rack.
-    wanted: dict[tuple[object, ...], list[int]] = {}
+    wanted: dict[tuple[int, ...], list[int]] = {}
     for index, sig in enumerate(sigs):
         wanted.setdefault(sig, []).append(index)
     homes: list[int | None] = []
