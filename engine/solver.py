@@ -34,7 +34,6 @@ from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
 from engine.rules import joker_problem
 from engine.tiles import (
-    COLOR_ORDER,
     COLORS,
     JOKER_VALUE_ON_RACK,
     Face,
@@ -679,9 +678,7 @@ class _Search:
                 actual = []
                 assert plan is not None
                 for colours, lk, nf in plan:
-                    group: list[tuple[Face, _Item]] = [
-                        (_FACES[cc][n], ("R", 0)) for cc in colours
-                    ]
+                    group: list[tuple[Face, _Item]] = [(_FACES[cc][n], ("R", 0)) for cc in colours]
                     group += [(_FACES[4][n], ("L", j)) for j in lk]
                     group += [(_FACES[4][n], ("F", 0))] * nf
                     sets.append(group)
@@ -775,6 +772,9 @@ _FaceSet = list[tuple[Face, _Item]]
 
 
 _KIND = {"R": 0, "F": 1, "L": 2}
+# Colour codes by the identity of the colour (None 0, then 1-4): hashing a Color enum member
+# runs Python code, and the reconstruction looks faces up thousands of times per call.
+_CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
 
 
 def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
@@ -783,7 +783,7 @@ def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
     return tuple(
         sorted(
             (f.number << 12)
-            | ((0 if f.color is None else COLOR_ORDER[f.color] + 1) << 9)
+            | (_CID[id(f.color)] << 9)
             | (_KIND[it[0]] << 7)
             | (it[1] if it[0] == "L" else 0)
             for f, it in items
@@ -895,8 +895,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
                 continue
             locked = rest_locked
             carved.append(
-                [(_FACES[c][n], ("R", 0)) for c in cols]
-                + [(_FACES[4][n], ("L", j)) for j in lks]
+                [(_FACES[c][n], ("R", 0)) for c in cols] + [(_FACES[4][n], ("L", j)) for j in lks]
             )
         plan = _plan_groups(g, free, locked, model.locked) if locked else _plain_plan(g, free)
         if plan is None:  # cannot happen: every carve was checked
@@ -928,19 +927,24 @@ def _assign(
     origin: dict[Tile, int] = {}
     if model.locked:
         origin = {tile: index for index, meld in enumerate(table) for tile in meld.tiles}
-    # Table tiles by face, each with the index of its starting set.
-    pool: dict[Face, list[tuple[Tile, int]]] = {}
+    # Table tiles by face code, each with the index of its starting set.
+    cid = _CID
+    pool: dict[int, list[tuple[Tile, int]]] = {}
     for index, meld in enumerate(table):
         for tile in meld.tiles:
-            if not tile.is_joker:
-                pool.setdefault(tile.face, []).append((tile, index))
-    rack_pool: dict[Face, list[Tile]] = {}
+            if tile.color is not None:
+                pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append((tile, index))
+    rack_pool: dict[int, list[Tile]] = {}
+    jokers: list[Tile] = []
     for tile in [*rack_required, *rack_optional]:
-        rack_pool.setdefault(tile.face, []).append(tile)
-    jokers = [t for t in [*rack_required, *rack_optional] if t.is_joker]
+        if tile.color is None:
+            jokers.append(tile)
+        else:
+            rack_pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append(tile)
     chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
+    codes = [[f.number * 8 + cid[id(f.color)] for f, _ in s] for s in sets]
 
-    def take(face: Face, meld_index: int | None) -> Tile | None:
+    def take(face: int, meld_index: int | None) -> Tile | None:
         tiles = pool.get(face)
         if tiles:
             for k, (tile, home) in enumerate(tiles):
@@ -968,7 +972,7 @@ def _assign(
                     if origin.get(held) == info.meld_index:
                         break
                     continue
-                witness = take(s[k][0], info.meld_index)
+                witness = take(codes[si][k], info.meld_index)
                 if witness is not None:
                     chosen[si][k] = witness
                     break
@@ -977,16 +981,16 @@ def _assign(
     for index, sig in enumerate(sigs):
         wanted.setdefault(sig, []).append(index)
     homes: list[int | None] = []
-    for s in sets:
+    for si, s in enumerate(sets):
         home: int | None = None
         options = wanted.get(_signature(s), [])
         if options:
             home = options.pop(0)
         else:
             counts: Counter[int] = Counter()
-            for face, it in s:
+            for k, (_, it) in enumerate(s):
                 if it[0] == "R":
-                    for _, index in pool.get(face, []):
+                    for _, index in pool.get(codes[si][k], []):
                         counts[index] += 1
                         break
                 elif it[0] == "L":
@@ -995,7 +999,7 @@ def _assign(
                 home = min(counts, key=lambda i: (-counts[i], i))
         homes.append(home)
 
-    home_faces: dict[int, list[Face]] = {}
+    home_faces: dict[int, list[int]] = {}
 
     def overlap(si: int) -> int:
         home = homes[si]
@@ -1003,30 +1007,32 @@ def _assign(
             return 0
         faces = home_faces.get(home)
         if faces is None:
-            faces = home_faces[home] = [t.face for t in table[home].tiles if not t.is_joker]
+            faces = home_faces[home] = [
+                t.number * 8 + cid[id(t.color)] for t in table[home].tiles if t.color is not None
+            ]
         left = list(faces)
         shared = 0
-        for f, it in sets[si]:
-            if it[0] == "R" and f in left:
-                left.remove(f)
+        for (_, it), code in zip(sets[si], codes[si], strict=True):
+            if it[0] == "R" and code in left:
+                left.remove(code)
                 shared += 1
         return -shared
 
     for si in sorted(range(len(sets)), key=overlap):
         if homes[si] is None:
             continue
-        for k, (face, it) in enumerate(sets[si]):
+        for k, (_, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
-                chosen[si][k] = take(face, homes[si])
+                chosen[si][k] = take(codes[si][k], homes[si])
     for si, s in enumerate(sets):
-        for k, (face, it) in enumerate(s):
+        for k, (_, it) in enumerate(s):
             if it[0] == "R" and chosen[si][k] is None:
-                chosen[si][k] = take(face, None)
+                chosen[si][k] = take(codes[si][k], None)
     for si, s in enumerate(sets):
-        for k, (face, it) in enumerate(s):
+        for k, (_, it) in enumerate(s):
             if chosen[si][k] is None:
                 if it[0] == "R":
-                    chosen[si][k] = rack_pool[face].pop(0)
+                    chosen[si][k] = rack_pool[codes[si][k]].pop(0)
                 else:
                     chosen[si][k] = jokers.pop(0)
     return chosen
