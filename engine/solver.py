@@ -199,6 +199,12 @@ _SMASK = (1 << _SB) - 1
 
 
 _SHARED_OPTIONS: dict[tuple[object, ...], list[_Ready]] = {}
+# Group counts of one number so far (a tuple, one count per colour or sorted) get an id for the
+# whole process too (counts of at most 3 for at most 4 colours: a few hundred tuples).
+_GIDS: dict[tuple[int, ...], int] = {(): 0}
+_GTAB: list[tuple[int, ...]] = [()]
+_GSUM: list[int] = [0]
+_GNEXT: dict[int, int] = {}
 # One colour's open runs (a sorted tuple of slot codes) get an id for the whole process; solve()
 # starts afresh when the table grows big (it holds a few thousand tuples in practice).
 _SIDS: dict[tuple[int, ...], int] = {(): 0}
@@ -232,10 +238,10 @@ class _Search:
         self.nodes = 0
         self.limit: int | None = None
         # Interned group-count tuples (id 0 is the empty tuple).
-        self.gids: dict[tuple[int, ...], int] = {(): 0}
-        self.gtab: list[tuple[int, ...]] = [()]
-        self.gsum: list[int] = [0]
-        self.gnext: dict[int, int] = {}
+        self.gids = _GIDS
+        self.gtab = _GTAB
+        self.gsum = _GSUM
+        self.gnext = _GNEXT
         self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
@@ -258,6 +264,12 @@ class _Search:
             + len(model.locked_group.get(n, ()))
             >= 3
             for n in range(15)
+        ]
+        # Stages ``skip`` might step over: a colour stage with no tile or table joker, or a
+        # group stage of a number without table jokers.
+        self.may_skip = [
+            s < 65 and (self.canon[s // 5 + 1] if s % 5 == 4 else self.empty[s % 5][s // 5 + 1])
+            for s in range(66)
         ]
 
     # -- colour stage ---------------------------------------------------------------------------
@@ -487,7 +499,8 @@ class _Search:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
         upper bound below ``need``: depth first, best options first, memoised with bounds.
         ``st`` packs the open runs, ``gid`` names the group counts of the current number."""
-        s, gid = self.skip(s, st, jl, gid)
+        if self.may_skip[s]:
+            s, gid = self.skip(s, st, jl, gid)
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise _OutOfBudget
