@@ -25,6 +25,7 @@ the opening a joker counts as the tile it stands for, both for the threshold and
 from __future__ import annotations
 
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -45,7 +46,7 @@ from engine.tiles import (
 OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
 _BIG = 1000
-_RACE_BUDGET = 1000  # nodes before the mirrored search joins the race
+_RACE_BUDGET = 500  # nodes before the mirrored search joins the race
 _FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
 
 # Slot codes of an open run: 1-3 = length 1, 2, 3+ with a real tile; 4-6 = the same, jokers only.
@@ -198,26 +199,45 @@ _SB = 24
 _SMASK = (1 << _SB) - 1
 
 
-_SHARED_OPTIONS: dict[tuple[object, ...], list[_Ready]] = {}
-# Group counts of one number so far (a tuple, one count per colour or sorted) get an id for the
-# whole process too (counts of at most 3 for at most 4 colours: a few hundred tuples).
-_GIDS: dict[tuple[int, ...], int] = {(): 0}
-_GTAB: list[tuple[int, ...]] = [()]
-_GSUM: list[int] = [0]
-_GNEXT: dict[int, int] = {}
-# One colour's open runs (a sorted tuple of slot codes) get an id for the whole process; solve()
-# starts afresh when the table grows big (it holds a few thousand tuples in practice).
-_SIDS: dict[tuple[int, ...], int] = {(): 0}
-_STAB: list[tuple[int, ...]] = [()]
+class _Tables:
+    """Ids and options that outlive one call, kept per thread (the bot solves in worker threads):
+    one colour's open runs (a sorted tuple of slot codes) and the group counts of one number (a
+    tuple, one count per colour, or sorted) get small ids, and the options of a colour stage
+    without table jokers are shared between calls. A few thousand entries in practice; solve()
+    starts afresh if they ever grow big."""
+
+    def __init__(self) -> None:
+        self.sids: dict[tuple[int, ...], int] = {(): 0}
+        self.stab: list[tuple[int, ...]] = [()]
+        self.gids: dict[tuple[int, ...], int] = {(): 0}
+        self.gtab: list[tuple[int, ...]] = [()]
+        self.gsum: list[int] = [0]
+        self.gnext: dict[int, int] = {}
+        self.shared: dict[tuple[object, ...], list[_Ready]] = {}
+
+    def big(self) -> bool:
+        return len(self.stab) + len(self.shared) > 100_000
 
 
-def _ready(options: list[_Option]) -> list[_Ready]:
+_LOCAL = threading.local()
+
+
+def _tables() -> _Tables:
+    tables: _Tables | None = getattr(_LOCAL, "tables", None)
+    if tables is None or tables.big():
+        tables = _LOCAL.tables = _Tables()
+    return tables
+
+
+def _ready(options: list[_Option], tables: _Tables) -> list[_Ready]:
     out: list[_Ready] = []
+    sids = tables.sids
+    stab = tables.stab
     for state, used, free, gc, acts, starts in options:
-        sid = _SIDS.get(state)
+        sid = sids.get(state)
         if sid is None:
-            sid = _SIDS[state] = len(_STAB)
-            _STAB.append(state)
+            sid = sids[state] = len(stab)
+            stab.append(state)
         short = sum(1 for x in state if (x & _CODE) not in (3, 6))
         ones = sum(1 for x in state if (x & _CODE) in (1, 4))
         closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
@@ -238,10 +258,12 @@ class _Search:
         self.nodes = 0
         self.limit: int | None = None
         # Interned group-count tuples (id 0 is the empty tuple).
-        self.gids = _GIDS
-        self.gtab = _GTAB
-        self.gsum = _GSUM
-        self.gnext = _GNEXT
+        self.tables = tables = _tables()
+        self.stab = tables.stab
+        self.gids = tables.gids
+        self.gtab = tables.gtab
+        self.gsum = tables.gsum
+        self.gnext = tables.gnext
         self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
@@ -279,10 +301,10 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        slots = _STAB[sid]
+        slots = self.stab[sid]
         m = self.m
         if (c, n) in m.locked_run or any(x >> _P_SHIFT for x in slots):
-            options = _ready(self._options(c, n, slots, jl))
+            options = _ready(self._options(c, n, slots, jl), self.tables)
         else:
             # Without table jokers involved the options depend on a few numbers only: share
             # them between calls.
@@ -296,11 +318,10 @@ class _Search:
                 self.group_ok[n],
                 (13 - n) - self.cover[c][n + 1],
             )
-            found = _SHARED_OPTIONS.get(shared)
+            cache = self.tables.shared
+            found = cache.get(shared)
             if found is None:
-                if len(_SHARED_OPTIONS) > 100_000:
-                    _SHARED_OPTIONS.clear()
-                found = _SHARED_OPTIONS[shared] = _ready(self._options(c, n, slots, jl))
+                found = cache[shared] = _ready(self._options(c, n, slots, jl), self.tables)
             options = found
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
@@ -1357,11 +1378,6 @@ def solve(
         optional = []
         if not required:
             return None
-    if len(_STAB) > 1 << 20:
-        _SIDS.clear()
-        _SIDS[()] = 0
-        del _STAB[1:]
-        _SHARED_OPTIONS.clear()
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
     found = _core(base, optional, required, **options)  # type: ignore[arg-type]
