@@ -24,6 +24,7 @@ the opening a joker counts as the tile it stands for, both for the threshold and
 
 from __future__ import annotations
 
+import gc as _gc
 import itertools
 import threading
 from collections import Counter
@@ -1368,6 +1369,56 @@ def solve(
     With ``minimal_change`` it then tries to leave the sets it touched as they were, one by one,
     keeping the optimum (a few extra searches on smaller tables).
     """
+    with _GC_PAUSE:
+        return _solve(
+            table,
+            rack,
+            objective=objective,
+            opening=opening,
+            threshold=threshold,
+            must_place=must_place,
+            minimal_change=minimal_change,
+        )
+
+
+class _GcPause:
+    """Pause the cyclic garbage collector while solving: the search makes many short-lived
+    tuples and no cycles worth finding, and a full collection on a busy heap can cost tens of
+    milliseconds. Counted, so that solves running in several threads turn it back on once, when
+    the last one ends (and only if it was on)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.was_on = False
+
+    def __enter__(self) -> None:
+        with self.lock:
+            if self.depth == 0:
+                self.was_on = _gc.isenabled()
+                _gc.disable()
+            self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.depth -= 1
+            if self.depth == 0 and self.was_on:
+                _gc.enable()
+
+
+_GC_PAUSE = _GcPause()
+
+
+def _solve(
+    table: Sequence[Meld],
+    rack: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+    must_place: Sequence[Tile] | None,
+    minimal_change: bool,
+) -> Solution | None:
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be 'tiles' or 'value', not {objective!r}")
     rack = list(rack)
