@@ -1229,7 +1229,7 @@ def _direction(
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
 
 
-def _core(
+def _optimum(
     table: Sequence[Meld],
     optional: Sequence[Tile],
     required: Sequence[Tile],
@@ -1276,6 +1276,24 @@ def _core(
             ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
         else:
             budget *= 2
+
+
+def _core(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+) -> tuple[int, list[Meld]] | None:
+    """The optimum score and the sets holding ``table`` plus the placed rack tiles (used by the
+    hard AI's joker retrievals); None when no rack tile can be played."""
+    with _GC_PAUSE:
+        found = _optimum(
+            table, optional, required, objective=objective, opening=opening, threshold=threshold
+        )
+        return None if found is None else (found[0], _finish(found[1], table))
 
 
 def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
@@ -1431,7 +1449,7 @@ def _solve(
             return None
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
-    found = _core(base, optional, required, **options)  # type: ignore[arg-type]
+    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
     if found is None:
         return None
     score, way = found
@@ -1451,7 +1469,7 @@ def _solve(
                 continue
             keep = frozen + trial
             rest = [m for m in base if m not in keep]
-            again = _core(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
+            again = _optimum(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
             if again is not None and again[0] == score:
                 frozen = keep
                 last = (again[1], rest)
@@ -1468,7 +1486,7 @@ def _solve(
             # faces, not which copy is which. Rare; keep the sets with jokers as they are.
             fixed = [m for m in base if m.jokers]
             rest = [m for m in base if not m.jokers]
-            again = _core(rest, optional, required, **options)  # type: ignore[arg-type]
+            again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
             if again is None:
                 return None
             final = _order(table, [*fixed, *_finish(again[1], rest)])
