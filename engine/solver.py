@@ -363,6 +363,8 @@ class _Search:
                     starts,
                 )
             )
+        # Most promising first; the search stops at the first step that cannot reach its aim.
+        steps.sort(key=lambda step: -step[0])
         return steps
 
     def g_next(self, gid: int, gc: int, canon: bool) -> int:
@@ -561,7 +563,7 @@ class _Search:
                 if total < target:
                     if total > upper:
                         upper = total
-                    continue
+                    break
                 want = target - gain
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
