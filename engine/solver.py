@@ -1091,9 +1091,11 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
     return Meld.build(real, None, MeldKind.GROUP)
 
 
-def _metrics(table: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
-    """(starting sets still whole, table tiles that left the biggest part of their set)."""
-    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+def _metrics(
+    table: Sequence[Meld], final: Sequence[Meld], origin: dict[Tile, int]
+) -> tuple[int, int]:
+    """(starting sets still whole, table tiles that left the biggest part of their set);
+    ``origin`` maps each table tile to the index of its starting set."""
     biggest = [0] * len(table)
     whole = [False] * len(table)
     for meld in final:
@@ -1112,9 +1114,8 @@ def _metrics(table: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
     return kept, moved
 
 
-def _order(table: Sequence[Meld], final: list[Meld]) -> list[Meld]:
+def _order(table: Sequence[Meld], final: list[Meld], origin: dict[Tile, int]) -> list[Meld]:
     """Table order first (each starting set's biggest part where it was), new sets last."""
-    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
         counts: dict[int, int] = {}
@@ -1479,11 +1480,13 @@ def _solve(
                     break
         if last is not None:
             new_melds = _finish(*last)
+    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
     if opening:
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
-        final = _order(table, [*frozen, *new_melds])
-        if joker_problem(table, final, melded_before=True) is not None:
+        final = _order(table, [*frozen, *new_melds], origin)
+        table_jokers = any(m.jokers for m in table)
+        if table_jokers and joker_problem(table, final, melded_before=True) is not None:
             # Two table jokers leaning on one real tile of another set: the search reasons about
             # faces, not which copy is which. Rare; keep the sets with jokers as they are.
             fixed = [m for m in base if m.jokers]
@@ -1491,13 +1494,12 @@ def _solve(
             again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
             if again is None:
                 return None
-            final = _order(table, [*fixed, *_finish(again[1], rest)])
-    table_tiles = {t for m in table for t in m.tiles}
-    placed = sort_tiles(t for m in final for t in m.tiles if t not in table_tiles)
+            final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
+    placed = sort_tiles(t for m in final for t in m.tiles if t not in origin)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )
-    kept, moved = _metrics(table, final)
+    kept, moved = _metrics(table, final, origin)
     return Solution(final, placed, value, kept, moved, objective, opening)
 
 
