@@ -158,12 +158,9 @@ class _Model:
                 self.weight[n] = _BIG + points
                 self.joker_weight[n] = _BIG + joker_points
         self.max_joker_weight = max(self.joker_weight)
-        # Upper bound on what the optional tiles from stage ``s`` on can still add.
+        # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
+        # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
-        for s in range(64, -1, -1):
-            n, sub = divmod(s, 5)
-            add = 0 if sub == 4 else self.opt[sub][n + 1] * self.weight[n + 1]
-            self.bound[s] = self.bound[s + 1] + add
         self.avail = [[self.must[c][n] + self.opt[c][n] for n in range(15)] for c in range(4)]
 
     def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
@@ -607,7 +604,11 @@ class _Search:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
                 want = max(need, result + 1) - gain
-                sub = self.best(s + 1, st, jl - jg, 0, new_val, want)
+                hit = memo.get((s + 1, st, jl - jg, 0, new_val))
+                if hit is not None and (hit[1] is not None or hit[0] < want):
+                    sub = hit[0]
+                else:
+                    sub = self.best(s + 1, st, jl - jg, 0, new_val, want)
                 if sub == _NEG:
                     continue
                 if sub < want:
