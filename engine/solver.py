@@ -603,7 +603,7 @@ class _Search:
                 if m.threshold:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
-                want = max(need, result + 1) - gain
+                want = (need if need > result else result + 1) - gain
                 hit = memo.get((s + 1, st, jl - jg, 0, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
@@ -612,7 +612,8 @@ class _Search:
                 if sub == _NEG:
                     continue
                 if sub < want:
-                    upper = max(upper, gain + sub)
+                    if gain + sub > upper:
+                        upper = gain + sub
                     continue
                 result = gain + sub
                 choice = (jg, jl - jg, new_val)
@@ -621,7 +622,7 @@ class _Search:
         if result >= need:
             memo[key] = (result, choice)
             return result
-        value = max(result, upper)
+        value = result if result > upper else upper
         memo[key] = (value, None if value > _NEG else True)
         return value
 
