@@ -1,7 +1,7 @@
 """Solver speed against rummikub-solver 1.0.0 (MILP with HiGHS), same positions, same run.
 
 Run: ``.venv/bin/python benchmarks/bench_solver.py [--synthetic 300] [--games 12] [--seed 2026]``
-(about 3 minutes; ``--quick`` runs 3 games and 100 synthetic positions, for a first look).
+(a minute or two; ``--quick`` runs 3 games and 100 synthetic positions, for a first look).
 
 Two position sets:
 
