@@ -1,6 +1,7 @@
 """Solver speed against rummikub-solver 1.0.0 (MILP with HiGHS), same positions, same run.
 
 Run: ``.venv/bin/python benchmarks/bench_solver.py [--synthetic 300] [--games 12] [--seed 2026]``
+(a minute or two; ``--quick`` runs 3 games and 100 synthetic positions, for a first look).
 
 Two position sets:
 
@@ -126,7 +127,10 @@ def main() -> int:
     parser.add_argument("--synthetic", type=int, default=300, help="synthetic positions (300)")
     parser.add_argument("--games", type=int, default=12, help="self-play games for positions")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="3 games, 100 synthetic positions")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.synthetic = 3, 100
     # Warm up both (the reference compiles its cvxpy problems on first use).
     warm = position_suite(3, 1)
     for p in warm:

@@ -24,7 +24,9 @@ the opening a joker counts as the tile it stands for, both for the threshold and
 
 from __future__ import annotations
 
+import gc as _gc
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,11 +36,20 @@ from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
 from engine.messages import Clauses, Msg, both
 from engine.rules import joker_problem
-from engine.tiles import COLORS, JOKER_VALUE_ON_RACK, Face, Tile, sort_tiles, tiles_text
+from engine.tiles import (
+    COLORS,
+    JOKER_VALUE_ON_RACK,
+    Face,
+    Tile,
+    sort_tiles,
+    tiles_text,
+)
 
 OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
 _BIG = 1000
+_RACE_BUDGET = 500  # nodes before the mirrored search joins the race
+_FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
 
 # Slot codes of an open run: 1-3 = length 1, 2, 3+ with a real tile; 4-6 = the same, jokers only.
 _REAL_NEXT = (0, 2, 3, 3, 2, 3, 3)
@@ -50,6 +61,8 @@ _P_SHIFT = 8  # higher bits: locked jokers waiting for a real tile of their orig
 
 # A run item: ("R", None) real, ("F", None) free joker, ("L", joker id) locked table joker.
 _Item = tuple[str, int]
+# _FACES[c][n]: the face of colour c and number n (c = 4: a group joker's colourless face).
+_FACES = [[Face(c, n) for n in range(15)] for c in (*COLORS, None)]
 _GroupPlan = tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]
 
 
@@ -146,12 +159,9 @@ class _Model:
                 self.weight[n] = _BIG + points
                 self.joker_weight[n] = _BIG + joker_points
         self.max_joker_weight = max(self.joker_weight)
-        # Upper bound on what the optional tiles from stage ``s`` on can still add.
+        # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
+        # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
-        for s in range(64, -1, -1):
-            n, sub = divmod(s, 5)
-            add = 0 if sub == 4 else self.opt[sub][n + 1] * self.weight[n + 1]
-            self.bound[s] = self.bound[s + 1] + add
         self.avail = [[self.must[c][n] + self.opt[c][n] for n in range(15)] for c in range(4)]
 
     def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
@@ -173,8 +183,65 @@ class _Model:
 # per old slot (item or None for "ends here", new slot), new runs (item, new slot)).
 _Act = tuple[_Item | None, int]
 _Option = tuple[tuple[int, ...], int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
-_Key5 = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int]
-_ColourChoice = tuple[_Option, tuple[tuple[int, ...], ...], int, tuple[int, ...], int]
+# An option with what the search needs of its new slots: (slots id, reals used, free jokers
+# used, reals to groups, acts, starts, runs shorter than 3, runs of length 1, all may end).
+_Ready = tuple[int, int, int, int, tuple[_Act, ...], tuple[_Act, ...], int, int, bool]
+# The same option ready for the search: (best total it can still reach, gain, change of the
+# packed state, jokers left after, reals to groups, opening value added, acts, starts).
+_Step = tuple[int, int, int, int, int, int, tuple[_Act, ...], tuple[_Act, ...]]
+# Memo key: (stage, packed open runs, jokers left, group counts id, opening value so far).
+_Key5 = tuple[int, int, int, int, int]
+_ColourChoice = tuple[_Step, int, int, int, int]
+# The open runs of all four colours are packed into one int: _SB bits per colour hold the id
+# of that colour's sorted tuple of slot codes (0 = no open run).
+_SB = 24
+_SMASK = (1 << _SB) - 1
+
+
+class _Tables:
+    """Ids and options that outlive one call, kept per thread (the bot solves in worker threads):
+    one colour's open runs (a sorted tuple of slot codes) and the group counts of one number (a
+    tuple, one count per colour, or sorted) get small ids, and the options of a colour stage
+    without table jokers are shared between calls. A few thousand entries in practice; solve()
+    starts afresh if they ever grow big."""
+
+    def __init__(self) -> None:
+        self.sids: dict[tuple[int, ...], int] = {(): 0}
+        self.stab: list[tuple[int, ...]] = [()]
+        self.gids: dict[tuple[int, ...], int] = {(): 0}
+        self.gtab: list[tuple[int, ...]] = [()]
+        self.gsum: list[int] = [0]
+        self.gnext: dict[int, int] = {}
+        self.shared: dict[tuple[object, ...], list[_Ready]] = {}
+
+    def big(self) -> bool:
+        return len(self.stab) + len(self.shared) > 100_000
+
+
+_LOCAL = threading.local()
+
+
+def _tables() -> _Tables:
+    tables: _Tables | None = getattr(_LOCAL, "tables", None)
+    if tables is None or tables.big():
+        tables = _LOCAL.tables = _Tables()
+    return tables
+
+
+def _ready(options: list[_Option], tables: _Tables) -> list[_Ready]:
+    out: list[_Ready] = []
+    sids = tables.sids
+    stab = tables.stab
+    for state, used, free, gc, acts, starts in options:
+        sid = sids.get(state)
+        if sid is None:
+            sid = sids[state] = len(stab)
+            stab.append(state)
+        short = sum(1 for x in state if (x & _CODE) not in (3, 6))
+        ones = sum(1 for x in state if (x & _CODE) in (1, 4))
+        closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
+        out.append((sid, used, free, gc, acts, starts, short, ones, closed))
+    return out
 
 
 class _Search:
@@ -189,9 +256,18 @@ class _Search:
         self.memo: dict[_Key5, tuple[int, object]] = {}
         self.nodes = 0
         self.limit: int | None = None
-        self.gnext: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-        self.colour_cache: dict[tuple[int, int, tuple[int, ...], int], list[_Option]] = {}
-        self.group_cache: dict[tuple[tuple[int, ...], int, tuple[int, ...]], _GroupPlan | None] = {}
+        # Interned group-count tuples (id 0 is the empty tuple).
+        self.tables = tables = _tables()
+        self.stab = tables.stab
+        self.gids = tables.gids
+        self.gtab = tables.gtab
+        self.gsum = tables.gsum
+        self.gnext = tables.gnext
+        self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
+        self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
+        self.g_ok: dict[tuple[int, int, int], bool] = {}
+        self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
         self.canon = [not model.locked_group.get(n) for n in range(15)]
@@ -210,14 +286,124 @@ class _Search:
             >= 3
             for n in range(15)
         ]
+        # Stages ``skip`` might step over: a colour stage with no tile or table joker, or a
+        # group stage of a number without table jokers.
+        self.may_skip = [
+            s < 65 and (self.canon[s // 5 + 1] if s % 5 == 4 else self.empty[s % 5][s // 5 + 1])
+            for s in range(66)
+        ]
 
     # -- colour stage ---------------------------------------------------------------------------
 
-    def colour_options(self, c: int, n: int, slots: tuple[int, ...], jl: int) -> list[_Option]:
-        key = (c, n, slots, jl)
+    def colour_options(self, c: int, n: int, sid: int, jl: int) -> list[_Step]:
+        key = (c, n, sid, jl)
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
+        slots = self.stab[sid]
+        m = self.m
+        if (c, n) in m.locked_run or any(x >> _P_SHIFT for x in slots):
+            options = _ready(self._options(c, n, slots, jl), self.tables)
+        else:
+            # Without table jokers involved the options depend on a few numbers only: share
+            # them between calls.
+            shared = (
+                slots,
+                jl,
+                m.must[c][n],
+                m.opt[c][n],
+                n if n in m.watch[c] else 0,
+                n <= 11,
+                self.group_ok[n],
+                (13 - n) - self.cover[c][n + 1],
+            )
+            cache = self.tables.shared
+            found = cache.get(shared)
+            if found is None:
+                found = cache[shared] = _ready(self._options(c, n, slots, jl), self.tables)
+            options = found
+        steps = self._steps(c, n, sid, jl, options)
+        self.colour_cache[key] = steps
+        return steps
+
+    def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
+        """Precompute what the search needs per option: its gain, the bound it can reach, the
+        packed state change."""
+        m = self.m
+        w = m.weight[n]
+        jw = m.joker_weight[n]
+        base = m.table_count[c][n] * w
+        reach = m.bound[(n - 1) * 5 + c + 1]
+        mjw = m.max_joker_weight
+        shift = _SB * c
+        last = n == 13
+        # Short runs need a tile of the next number (and the one after, for length 1) each: a
+        # real tile there, a free joker or a table joker standing there.
+        supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
+        supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+        steps: list[_Step] = []
+        for nsid, used, free, gc, acts, starts, short, ones, closed in options:
+            if last and not closed:
+                continue
+            if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
+                continue
+            gain = used * w - base + free * jw
+            jl2 = jl - free
+            steps.append(
+                (
+                    gain + reach + jl2 * mjw,
+                    gain,
+                    (nsid - sid) << shift,
+                    jl2,
+                    gc,
+                    n * (used - gc + free),
+                    acts,
+                    starts,
+                )
+            )
+        # Most promising first; the search stops at the first step that cannot reach its aim.
+        steps.sort(key=lambda step: -step[0])
+        return steps
+
+    def g_next(self, gid: int, gc: int, canon: bool) -> int:
+        """The id of the group counts after one more colour with ``gc`` reals for groups."""
+        key = (gid << 5) | (gc << 1) | canon
+        nxt = self.gnext.get(key)
+        if nxt is None:
+            g = (*self.gtab[gid], gc)
+            if canon:
+                g = tuple(sorted(g))
+            nxt = self.gids.get(g)
+            if nxt is None:
+                nxt = self.gids[g] = len(self.gtab)
+                self.gtab.append(g)
+                self.gsum.append(sum(g))
+            self.gnext[key] = nxt
+        return nxt
+
+    def g_feasible(self, gid: int, n: int, jokers: int) -> bool:
+        """Whether the group counts so far (colours 0.. of number ``n``) can still end in legal
+        groups, whatever the remaining colours add, with at most ``jokers`` free jokers."""
+        key = (gid, n, jokers)
+        ok = self.g_ok.get(key)
+        if ok is None:
+            g = self.gtab[gid]
+            rest = self.rest.get((n, len(g)))
+            if rest is None:
+                rest = self.rest[n, len(g)] = tuple(self.m.avail[c][n] for c in range(len(g), 4))
+            if self.canon[n]:
+                ok = _plain_feasible(g, rest, jokers)
+            else:
+                locked = list(self.locked_at[n])
+                ok = any(
+                    _plan_groups([*g, *extra], jg, locked, self.m.locked) is not None
+                    for extra in itertools.product(*(range(r + 1) for r in rest))
+                    for jg in range(jokers + 1)
+                )
+            self.g_ok[key] = ok
+        return ok
+
+    def _options(self, c: int, n: int, slots: tuple[int, ...], jl: int) -> list[_Option]:
         m = self.m
         must = m.must[c][n]
         top = must + m.opt[c][n]
@@ -314,179 +500,170 @@ class _Search:
                 new.pop()
 
         rec(0, 0, 0, list(locked_here), False)
-        out.sort(key=lambda o: (-o[1], -o[2]))
-        self.colour_cache[key] = out
+        out.sort(key=lambda o: (-o[1], o[2]))
         return out
 
     # -- group stage ----------------------------------------------------------------------------
 
-    def group_plan(
-        self, g: tuple[int, ...], jokers: int, locked: tuple[int, ...]
-    ) -> _GroupPlan | None:
-        """Split g[c] tiles of each colour, ``jokers`` free jokers and the ``locked`` table
-        jokers of this number into legal groups; None if impossible."""
-        key = (g, jokers, locked)
+    def group_plan(self, gid: int, n: int, jokers: int) -> _GroupPlan | None:
+        """Split the group counts ``gid`` (tiles per colour), ``jokers`` free jokers and the
+        table jokers of number ``n`` into legal groups; None if impossible."""
+        key = (gid, n, jokers)
         if key in self.group_cache:
             return self.group_cache[key]
-        plan = _plan_groups(list(g), jokers, list(locked), self.m.locked)
+        plan = _plan_groups(list(self.gtab[gid]), jokers, list(self.locked_at[n]), self.m.locked)
         self.group_cache[key] = plan
         return plan
 
     # -- the search ---------------------------------------------------------------------------
 
-    def best(
-        self,
-        s: int,
-        slots: tuple[tuple[int, ...], ...],
-        jl: int,
-        g: tuple[int, ...],
-        val: int,
-        need: int,
-    ) -> int:
+    def best(self, s: int, st: int, jl: int, gid: int, val: int, need: int) -> int:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
-        upper bound below ``need``: depth first, best options first, memoised with bounds."""
-        s, g = self.skip(s, slots, jl, g)
+        upper bound below ``need``: depth first, best options first, memoised with bounds.
+        ``st`` packs the open runs, ``gid`` names the group counts of the current number."""
+        if self.may_skip[s]:
+            s, gid = self.skip(s, st, jl, gid)
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise _OutOfBudget
-        key = (s, slots, jl, g, val)
-        hit = self.memo.get(key)
+        key = (s, st, jl, gid, val)
+        memo = self.memo
+        hit = memo.get(key)
         if hit is not None and (hit[1] is not None or hit[0] < need):
             return hit[0]
         m = self.m
         if s == 65:
             ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
             result = 0 if ok else _NEG
-            self.memo[key] = (result, True)
+            memo[key] = (result, True)
             return result
         bound = m.bound[s] + jl * m.max_joker_weight
+        if hit is not None and hit[0] < bound:
+            bound = hit[0]  # an upper bound from an earlier, more ambitious search
         if bound < need:
             return bound
         result = _NEG
         upper = _NEG
         choice: object = None
         n = s // 5 + 1
-        if s % 5 < 4:
-            c = s % 5
-            w = m.weight[n]
-            jw = m.joker_weight[n]
-            base = m.table_count[c][n] * w
-            last = n == 13
+        c = s % 5
+        if c < 4:
             threshold = m.threshold
             canon = self.canon[n]
-            memo = self.memo
             gnext = self.gnext
+            g_ok = self.g_ok
+            gkey = (gid << 5) | canon
             s1 = s + 1
-            bound1 = m.bound[s1]
-            mjw = m.max_joker_weight
-            for opt in self.colour_options(c, n, slots[c], jl):
-                state, used, free, gc = opt[0], opt[1], opt[2], opt[3]
-                if last and any((x & _CODE) != 3 or x >> _P_SHIFT for x in state):
+            sid = (st >> (_SB * c)) & _SMASK
+            for opt in self.colour_options(c, n, sid, jl):
+                total, gain, delta, jl2, gc, vadd, _, _ = opt
+                target = need if need > result else result + 1
+                if total < target:
+                    if total > upper:
+                        upper = total
+                    break
+                want = target - gain
+                new_gid = gnext.get(gkey | (gc << 1))
+                if new_gid is None:
+                    new_gid = self.g_next(gid, gc, canon)
+                fits = g_ok.get((new_gid, n, jl2))
+                if fits is None:
+                    fits = self.g_feasible(new_gid, n, jl2)
+                if not fits:
                     continue
-                gain = used * w - base + free * jw
-                want = (need if need > result else result + 1) - gain
-                jl2 = jl - free
-                reach = bound1 + jl2 * mjw
-                if reach < want:
-                    if gain + reach > upper:
-                        upper = gain + reach
-                    continue
-                if canon:
-                    gkey = (g, gc)
-                    new_g = gnext.get(gkey)
-                    if new_g is None:
-                        new_g = gnext[gkey] = tuple(sorted((*g, gc)))
-                else:
-                    new_g = (*g, gc)
-                new_val = min(threshold, val + n * (used - gc + free)) if threshold else 0
-                new_slots = (*slots[:c], state, *slots[c + 1 :])
-                hit = memo.get((s1, new_slots, jl2, new_g, new_val))
+                new_val = min(threshold, val + vadd) if threshold else 0
+                new_st = st + delta
+                hit = memo.get((s1, new_st, jl2, new_gid, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
-                    sub = self.best(s1, new_slots, jl2, new_g, new_val, want)
+                    sub = self.best(s1, new_st, jl2, new_gid, new_val, want)
                 if sub == _NEG:
                     continue
                 if sub < want:
-                    upper = max(upper, gain + sub)
+                    if gain + sub > upper:
+                        upper = gain + sub
                     continue
                 result = gain + sub
-                choice = (opt, new_slots, jl2, new_g, new_val)
+                choice = (opt, new_st, jl2, new_gid, new_val)
                 if result >= bound:
                     break
         else:
-            locked = tuple(m.locked_group.get(n, ()))
+            locked = self.locked_at[n]
             jw = m.joker_weight[n]
-            has_real = any(g)
+            has_real = self.gsum[gid] > 0
             for jg in range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
-                if self.group_plan(g, jg, locked) is None:
+                if self.canon[n]:
+                    if not _plain_exact(self.gtab[gid], jg):
+                        continue
+                elif self.group_plan(gid, n, jg) is None:
                     continue
                 new_val = val
                 if m.threshold:
-                    new_val = min(m.threshold, val + n * (sum(g) + jg + len(locked)))
+                    new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
-                want = max(need, result + 1) - gain
-                sub = self.best(s + 1, slots, jl - jg, (), new_val, want)
+                want = (need if need > result else result + 1) - gain
+                hit = memo.get((s + 1, st, jl - jg, 0, new_val))
+                if hit is not None and (hit[1] is not None or hit[0] < want):
+                    sub = hit[0]
+                else:
+                    sub = self.best(s + 1, st, jl - jg, 0, new_val, want)
                 if sub == _NEG:
                     continue
                 if sub < want:
-                    upper = max(upper, gain + sub)
+                    if gain + sub > upper:
+                        upper = gain + sub
                     continue
                 result = gain + sub
                 choice = (jg, jl - jg, new_val)
                 if result >= bound:
                     break
         if result >= need:
-            self.memo[key] = (result, choice)
+            memo[key] = (result, choice)
             return result
-        value = max(result, upper)
-        self.memo[key] = (value, None if value > _NEG else True)
+        value = result if result > upper else upper
+        memo[key] = (value, None if value > _NEG else True)
         return value
 
-    def skip(
-        self, s: int, slots: tuple[tuple[int, ...], ...], jl: int, g: tuple[int, ...]
-    ) -> tuple[int, tuple[int, ...]]:
+    def skip(self, s: int, st: int, jl: int, gid: int) -> tuple[int, int]:
         """Step over stages where nothing can happen (no tile, no open run, no joker use)."""
         empty = self.empty
         while s < 65:
             n = s // 5 + 1
             c = s % 5
             if c < 4:
-                if slots[c] or not empty[c][n]:
+                if (st >> (_SB * c)) & _SMASK or not empty[c][n]:
                     break
                 if jl and n <= 11 and (13 - n) - self.cover[c][n + 1] <= jl - 1:
                     break
-                if self.canon[n]:
-                    gkey = (g, 0)
-                    new_g = self.gnext.get(gkey)
-                    if new_g is None:
-                        new_g = self.gnext[gkey] = tuple(sorted((*g, 0)))
-                    g = new_g
-                else:
-                    # A table joker of this number cares which colours are there: no sorting.
-                    g = (*g, 0)
+                canon = self.canon[n]
+                nxt = self.gnext.get((gid << 5) | canon)
+                gid = nxt if nxt is not None else self.g_next(gid, 0, canon)
             else:
-                if any(g) or not self.canon[n]:
+                if self.gsum[gid] or not self.canon[n]:
                     break
-                g = ()
+                gid = 0
             s += 1
-        return s, g
+        return s, gid
 
-    def run(self) -> int:
+    def run(self, target: int | None = None) -> int:
         """First aim at placing every tile: that search keeps only branches that can still do
-        it, so it is very fast, and it often succeeds. Otherwise search for the true best."""
+        it, so it is very fast, and it often succeeds. Otherwise search for the true best.
+        With ``target``: the best score if it reaches ``target``, else _NEG."""
         m = self.m
+        if target is not None:
+            result = self.best(0, 0, m.free_jokers, 0, 0, target)
+            return result if result >= target else _NEG
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
-        root = ((), (), (), ())
         top = m.bound[0] + m.free_jokers * m.max_joker_weight
         if top < floor:
             return _NEG
-        result = self.best(0, root, m.free_jokers, (), 0, top)
+        result = self.best(0, 0, m.free_jokers, 0, 0, top)
         if result >= top:
             return result
-        result = self.best(0, root, m.free_jokers, (), 0, floor)
+        result = self.best(0, 0, m.free_jokers, 0, 0, floor)
         return result if result >= floor else _NEG
 
     # -- reconstruction -------------------------------------------------------------------------
@@ -496,60 +673,103 @@ class _Search:
         m = self.m
         sets: list[list[tuple[Face, _Item]]] = []
         runs: list[list[tuple[int, list[tuple[Face, _Item]]]]] = [[], [], [], []]
-        slots: tuple[tuple[int, ...], ...] = ((), (), (), ())
+        st = 0
         jl = m.free_jokers
-        g: tuple[int, ...] = ()
+        gid = 0
         val = 0
         actual: list[int] = []
         s = 0
         while s < 65:
-            skipped, g_after = self.skip(s, slots, jl, g)
+            skipped, g_after = self.skip(s, st, jl, gid)
             while s < skipped:
                 if s % 5 < 4:
                     actual.append(0)
                 else:
                     actual = []
                 s += 1
-            g = g_after
+            gid = g_after
             if s == 65:
                 break
-            choice = self.memo[(s, slots, jl, g, val)][1]
+            choice = self.memo[(s, st, jl, gid, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5
-                opt, slots, jl, g, val = cast(_ColourChoice, choice)
-                acts, starts = opt[4], opt[5]
-                actual.append(opt[3])
-                color = COLORS[c]
+                opt, st, jl, gid, val = cast(_ColourChoice, choice)
+                acts, starts = opt[6], opt[7]
+                actual.append(opt[4])
+                faces = _FACES[c]
                 old = sorted(runs[c], key=lambda r: r[0])
                 kept_runs: list[tuple[int, list[tuple[Face, _Item]]]] = []
                 for (_, run), (item, x) in zip(old, acts, strict=True):
                     if item is None:
                         sets.append(run)
                     else:
-                        run.append((Face(color, n), item))
+                        run.append((faces[n], item))
                         kept_runs.append((x, run))
                 for start, x in starts:
                     assert start is not None
-                    kept_runs.append((x, [(Face(color, n), start)]))
+                    kept_runs.append((x, [(faces[n], start)]))
                 runs[c] = kept_runs
             else:
                 jg, jl, val = cast(tuple[int, int, int], choice)
-                g = ()
-                plan = _plan_groups(actual, jg, list(m.locked_group.get(n, ())), m.locked)
+                gid = 0
+                lks = list(m.locked_group.get(n, ()))
+                plan = _plan_groups(actual, jg, lks, m.locked) if lks else _plain_plan(actual, jg)
                 actual = []
                 assert plan is not None
                 for colours, lk, nf in plan:
-                    group: list[tuple[Face, _Item]] = [
-                        (Face(COLORS[cc], n), ("R", 0)) for cc in colours
-                    ]
-                    group += [(Face(None, n), ("L", j)) for j in lk]
-                    group += [(Face(None, n), ("F", 0))] * nf
+                    group: list[tuple[Face, _Item]] = [(_FACES[cc][n], ("R", 0)) for cc in colours]
+                    group += [(_FACES[4][n], ("L", j)) for j in lk]
+                    group += [(_FACES[4][n], ("F", 0))] * nf
                     sets.append(group)
             s += 1
         for c in range(4):
             sets.extend(run for _, run in runs[c])
         return sets
+
+
+_PLAIN: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+
+
+def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
+    """Whether colour counts ``g`` plus up to ``rest`` more per remaining colour can form legal
+    groups with at most ``jokers`` jokers and no table joker (independent of the position, so it
+    is cached for the whole process; the keys are a few hundred small tuples at most)."""
+    key = (g, rest, jokers)
+    ok = _PLAIN.get(key)
+    if ok is None:
+        ok = any(
+            _plan_groups([*g, *extra], jg, [], ()) is not None
+            for extra in itertools.product(*(range(r + 1) for r in rest))
+            for jg in range(jokers + 1)
+        )
+        _PLAIN[key] = ok
+    return ok
+
+
+_PLANS: dict[tuple[tuple[int, ...], int], _GroupPlan | None] = {}
+
+
+def _plain_plan(g: Sequence[int], jokers: int) -> _GroupPlan | None:
+    """``_plan_groups`` without table jokers, cached for the whole process like
+    ``_plain_feasible`` (colour counts up to 3 and at most 4 jokers: a few thousand keys)."""
+    key = (tuple(g), jokers)
+    if key in _PLANS:
+        return _PLANS[key]
+    plan = _PLANS[key] = _plan_groups(list(g), jokers, [], ())
+    return plan
+
+
+_EXACT: dict[tuple[tuple[int, ...], int], bool] = {}
+
+
+def _plain_exact(g: tuple[int, ...], jokers: int) -> bool:
+    """Whether colour counts ``g`` and exactly ``jokers`` jokers form legal groups."""
+    key = (g, jokers)
+    ok = _EXACT.get(key)
+    if ok is None:
+        ok = _EXACT[key] = _plain_plan(g, jokers) is not None
+    return ok
 
 
 def _plan_groups(
@@ -591,12 +811,27 @@ def _plan_groups(
 _FaceSet = list[tuple[Face, _Item]]
 
 
-def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[object, ...]:
-    """What a set is made of, up to which physical copy of a face is used."""
-    return tuple(sorted((str(f), it[0], it[1] if it[0] == "L" else 0) for f, it in items))
+_KIND = {"R": 0, "F": 1, "L": 2}
+# Colour codes by the identity of the colour (None 0, then 1-4): hashing a Color enum member
+# runs Python code, and the reconstruction looks faces up thousands of times per call.
+_CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
 
 
-def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[object, ...]]:
+def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
+    """What a set is made of, up to which physical copy of a face is used: one int per item
+    (number, colour, real / free joker / which table joker)."""
+    return tuple(
+        sorted(
+            (f.number << 12)
+            | (_CID[id(f.color)] << 9)
+            | (_KIND[it[0]] << 7)
+            | (it[1] if it[0] == "L" else 0)
+            for f, it in items
+        )
+    )
+
+
+def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[int, ...]]:
     ids = {lk.tile: lk.ident for lk in model.locked}
     sigs = []
     for meld in table:
@@ -606,7 +841,7 @@ def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[object
                 shown = face if meld.kind is MeldKind.RUN else Face(None, face.number)
                 items.append((shown, ("L", ids[tile])))
             else:
-                items.append((tile.face, ("R", 0)))
+                items.append((face, ("R", 0)))
         sigs.append(_signature(items))
     return sigs
 
@@ -626,7 +861,7 @@ def _run_piece_ok(piece: _FaceSet, info: Sequence[_Locked]) -> bool:
 
 
 def _split_runs(
-    sets: list[_FaceSet], targets: Counter[tuple[object, ...]], info: Sequence[_Locked]
+    sets: list[_FaceSet], targets: Counter[tuple[int, ...]], info: Sequence[_Locked]
 ) -> list[_FaceSet]:
     """Cut long runs where the cut gives back a table run exactly (R1-R6 -> R1-R3 / R4-R6)."""
     out: list[_FaceSet] = []
@@ -690,25 +925,28 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
             for c in cols:
                 g[c] -= 1
             rest_locked = [j for j in locked if j not in lks]
-            if _plan_groups(list(g), free, rest_locked, model.locked) is None:
+            if (
+                not _plain_exact(tuple(g), free)
+                if not rest_locked
+                else _plan_groups(list(g), free, rest_locked, model.locked) is None
+            ):
                 for c in cols:
                     g[c] += 1
                 continue
             locked = rest_locked
             carved.append(
-                [(Face(COLORS[c], n), ("R", 0)) for c in cols]
-                + [(Face(None, n), ("L", j)) for j in lks]
+                [(_FACES[c][n], ("R", 0)) for c in cols] + [(_FACES[4][n], ("L", j)) for j in lks]
             )
-        plan = _plan_groups(g, free, locked, model.locked)
+        plan = _plan_groups(g, free, locked, model.locked) if locked else _plain_plan(g, free)
         if plan is None:  # cannot happen: every carve was checked
             out.extend(groups)
             continue
         out.extend(carved)
         for colours, lk, nf in plan:
             out.append(
-                [(Face(COLORS[c], n), ("R", 0)) for c in colours]
-                + [(Face(None, n), ("L", j)) for j in lk]
-                + [(Face(None, n), ("F", 0))] * nf
+                [(_FACES[c][n], ("R", 0)) for c in colours]
+                + [(_FACES[4][n], ("L", j)) for j in lk]
+                + [(_FACES[4][n], ("F", 0))] * nf
             )
     return out
 
@@ -719,34 +957,40 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
 def _assign(
     sets: list[_FaceSet],
     table: Sequence[Meld],
-    sigs: Sequence[tuple[object, ...]],
+    sigs: Sequence[tuple[int, ...]],
     model: _Model,
     rack_required: Sequence[Tile],
     rack_optional: Sequence[Tile],
-) -> tuple[list[list[Tile | None]], dict[Tile, int]]:
+) -> list[list[Tile | None]]:
     """Choose physical tiles for every face: table sets that can stay whole stay whole, each
     locked joker gets a real tile of its own set beside it, rack tiles fill the rest."""
     origin: dict[Tile, int] = {}
+    if model.locked:
+        origin = {tile: index for index, meld in enumerate(table) for tile in meld.tiles}
+    # Table tiles by face code, each with the index of its starting set.
+    cid = _CID
+    pool: dict[int, list[tuple[Tile, int]]] = {}
     for index, meld in enumerate(table):
         for tile in meld.tiles:
-            origin[tile] = index
-    pool: dict[Face, list[Tile]] = {}
-    for meld in table:
-        for tile in meld.tiles:
-            if not tile.is_joker:
-                pool.setdefault(tile.face, []).append(tile)
-    rack_pool: dict[Face, list[Tile]] = {}
+            if tile.color is not None:
+                pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append((tile, index))
+    rack_pool: dict[int, list[Tile]] = {}
+    jokers: list[Tile] = []
     for tile in [*rack_required, *rack_optional]:
-        rack_pool.setdefault(tile.face, []).append(tile)
-    jokers = [t for t in [*rack_required, *rack_optional] if t.is_joker]
+        if tile.color is None:
+            jokers.append(tile)
+        else:
+            rack_pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append(tile)
     chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
+    codes = [[f.number * 8 + cid[id(f.color)] for f, _ in s] for s in sets]
 
-    def take(face: Face, meld_index: int | None) -> Tile | None:
-        tiles = pool.get(face, [])
-        for tile in tiles:
-            if meld_index is None or origin[tile] == meld_index:
-                tiles.remove(tile)
-                return tile
+    def take(face: int, meld_index: int | None) -> Tile | None:
+        tiles = pool.get(face)
+        if tiles:
+            for k, (tile, home) in enumerate(tiles):
+                if meld_index is None or home == meld_index:
+                    del tiles[k]
+                    return tile
         return None
 
     # Locked jokers and their witnesses first.
@@ -768,26 +1012,26 @@ def _assign(
                     if origin.get(held) == info.meld_index:
                         break
                     continue
-                witness = take(s[k][0], info.meld_index)
+                witness = take(codes[si][k], info.meld_index)
                 if witness is not None:
                     chosen[si][k] = witness
                     break
     # Then whole table sets, then each set's "home" set, then any table tile, then the rack.
-    wanted: dict[tuple[object, ...], list[int]] = {}
+    wanted: dict[tuple[int, ...], list[int]] = {}
     for index, sig in enumerate(sigs):
         wanted.setdefault(sig, []).append(index)
     homes: list[int | None] = []
-    for s in sets:
+    for si, s in enumerate(sets):
         home: int | None = None
         options = wanted.get(_signature(s), [])
         if options:
             home = options.pop(0)
         else:
             counts: Counter[int] = Counter()
-            for face, it in s:
+            for k, (_, it) in enumerate(s):
                 if it[0] == "R":
-                    for tile in pool.get(face, []):
-                        counts[origin[tile]] += 1
+                    for _, index in pool.get(codes[si][k], []):
+                        counts[index] += 1
                         break
                 elif it[0] == "L":
                     counts[model.locked[it[1]].meld_index] += 1
@@ -795,61 +1039,93 @@ def _assign(
                 home = min(counts, key=lambda i: (-counts[i], i))
         homes.append(home)
 
+    home_faces: dict[int, list[int]] = {}
+
     def overlap(si: int) -> int:
         home = homes[si]
         if home is None:
             return 0
-        faces = Counter(t.face for t in table[home].tiles if not t.is_joker)
-        mine = Counter(f for f, it in sets[si] if it[0] == "R")
-        return -sum((faces & mine).values())
+        faces = home_faces.get(home)
+        if faces is None:
+            faces = home_faces[home] = [
+                t.number * 8 + cid[id(t.color)] for t in table[home].tiles if t.color is not None
+            ]
+        left = list(faces)
+        shared = 0
+        for (_, it), code in zip(sets[si], codes[si], strict=True):
+            if it[0] == "R" and code in left:
+                left.remove(code)
+                shared += 1
+        return -shared
 
     for si in sorted(range(len(sets)), key=overlap):
         if homes[si] is None:
             continue
-        for k, (face, it) in enumerate(sets[si]):
+        for k, (_, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
-                chosen[si][k] = take(face, homes[si])
+                chosen[si][k] = take(codes[si][k], homes[si])
     for si, s in enumerate(sets):
-        for k, (face, it) in enumerate(s):
+        for k, (_, it) in enumerate(s):
             if it[0] == "R" and chosen[si][k] is None:
-                chosen[si][k] = take(face, None)
+                chosen[si][k] = take(codes[si][k], None)
     for si, s in enumerate(sets):
-        for k, (face, it) in enumerate(s):
+        for k, (_, it) in enumerate(s):
             if chosen[si][k] is None:
                 if it[0] == "R":
-                    chosen[si][k] = rack_pool[face].pop(0)
+                    chosen[si][k] = rack_pool[codes[si][k]].pop(0)
                 else:
                     chosen[si][k] = jokers.pop(0)
-    return chosen, origin
+    return chosen
 
 
 def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
     real = [t for t in tiles if t is not None]
     is_run = items[0][0].color is not None and any(f.number != items[0][0].number for f, _ in items)
+    if all(it[0] == "R" for _, it in items):
+        # No joker to resolve: the canonical order is known (runs come in ascending order, a
+        # real tile shows the face it was chosen for).
+        if is_run:
+            return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
+        real.sort(key=Tile.sort_key)
+        return Meld(tuple(real), tuple(t.face for t in real), MeldKind.GROUP)
     if is_run:
         pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
         return Meld.build(real, pins, MeldKind.RUN)
     return Meld.build(real, None, MeldKind.GROUP)
 
 
-def _metrics(table: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
-    """(starting sets still whole, table tiles that left the biggest part of their set)."""
-    final_sets = [frozenset(m.tiles) for m in final]
-    kept = sum(1 for m in table if frozenset(m.tiles) in final_sets)
-    moved = 0
-    for meld in table:
-        tiles = set(meld.tiles)
-        main = max((len(tiles & fs) for fs in final_sets), default=0)
-        moved += len(tiles) - main
+def _metrics(
+    table: Sequence[Meld], final: Sequence[Meld], origin: dict[Tile, int]
+) -> tuple[int, int]:
+    """(starting sets still whole, table tiles that left the biggest part of their set);
+    ``origin`` maps each table tile to the index of its starting set."""
+    biggest = [0] * len(table)
+    whole = [False] * len(table)
+    for meld in final:
+        counts: dict[int, int] = {}
+        for tile in meld.tiles:
+            i = origin.get(tile)
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
+        for i, k in counts.items():
+            if k > biggest[i]:
+                biggest[i] = k
+            if k == len(meld.tiles) == len(table[i].tiles):
+                whole[i] = True
+    kept = sum(whole)
+    moved = sum(len(m.tiles) - biggest[i] for i, m in enumerate(table))
     return kept, moved
 
 
-def _order(table: Sequence[Meld], final: list[Meld]) -> list[Meld]:
+def _order(table: Sequence[Meld], final: list[Meld], origin: dict[Tile, int]) -> list[Meld]:
     """Table order first (each starting set's biggest part where it was), new sets last."""
-    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
-        counts = Counter(origin[t] for t in meld.tiles if t in origin)
+        counts: dict[int, int] = {}
+        for tile in meld.tiles:
+            i = origin.get(tile)
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
         if not counts:
             return (len(table), 0, meld.tiles[0].sort_key())
         home = min(counts, key=lambda i: (-counts[i], i))
@@ -959,6 +1235,55 @@ def _direction(
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
 
 
+def _optimum(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+    target: int | None = None,
+    cap: list[int] | None = None,
+) -> tuple[int, _Direction] | None:
+    """The optimum score and the search that found it (``_finish`` builds the sets holding
+    ``table`` plus the placed rack tiles); None when no rack tile can be played.
+
+    How fast the search is can depend a lot on which end of the numbers it starts from (the
+    bound only bites once it has passed the rack tiles that cannot be placed). Outside the
+    opening, a search that needs more than a budget of nodes is raced against the mirrored one
+    (numbers read 13..1) with a budget that doubles, and the first to finish wins.
+
+    With ``target`` only a table worth at least that much counts (None otherwise); ``cap`` is a
+    node allowance shared by several calls (its one item is decreased; None when it runs out)."""
+    options = {"objective": objective, "opening": opening, "threshold": threshold}
+    if opening:
+        way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
+        return _found(way, way.search.run(target))
+    flip = False
+    ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
+    budget = _RACE_BUDGET
+    while True:
+        for way in ways:
+            step = budget if cap is None else min(budget, cap[0])
+            if step <= 0:
+                return None
+            before = way.search.nodes
+            way.search.limit = before + step
+            try:
+                score = way.search.run(target)
+            except _OutOfBudget:
+                continue
+            finally:
+                if cap is not None:
+                    cap[0] -= way.search.nodes - before
+            return _found(way, score)
+        if len(ways) == 1:
+            ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
+        else:
+            budget *= 2
+
+
 def _core(
     table: Sequence[Meld],
     optional: Sequence[Tile],
@@ -968,38 +1293,22 @@ def _core(
     opening: bool,
     threshold: int,
 ) -> tuple[int, list[Meld]] | None:
-    """The optimum score and the sets holding ``table`` plus the placed rack tiles.
-
-    How fast the search is can depend a lot on which end of the numbers it starts from (the
-    bound only bites once it has passed the rack tiles that cannot be placed). Outside the
-    opening, a search that needs more than a budget of nodes is raced against the mirrored one
-    (numbers read 13..1) with a budget that doubles, and the first to finish wins."""
-    options = {"objective": objective, "opening": opening, "threshold": threshold}
-    if opening:
-        way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
-        return _finish(way, way.search.run(), table)
-    flip = False
-    ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
-    budget = 15000
-    while True:
-        for way in ways:
-            way.search.limit = way.search.nodes + budget
-            try:
-                score = way.search.run()
-            except _OutOfBudget:
-                continue
-            return _finish(way, score, table)
-        if len(ways) == 1:
-            ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
-        else:
-            budget *= 2
+    """The optimum score and the sets holding ``table`` plus the placed rack tiles (used by the
+    hard AI's joker retrievals); None when no rack tile can be played."""
+    with _GC_PAUSE:
+        found = _optimum(
+            table, optional, required, objective=objective, opening=opening, threshold=threshold
+        )
+        return None if found is None else (found[0], _finish(found[1], table))
 
 
-def _finish(
-    way: _Direction, score: int, real_table: Sequence[Meld]
-) -> tuple[int, list[Meld]] | None:
+def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
     if score == _NEG or (score <= 0 and not way.required):
         return None
+    return score, way
+
+
+def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     search = way.search
     model = search.m
     table = way.table
@@ -1009,13 +1318,13 @@ def _finish(
         sets = _split_runs(sets, Counter(sigs), model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
             sets = _regroup(sets, table, model)
-    chosen, _ = _assign(sets, table, sigs, model, way.required, way.optional)
+    chosen = _assign(sets, table, sigs, model, way.required, way.optional)
     melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
     if way.back is not None:
         back = way.back
         on_table = {t for m in real_table for t in m.tiles if t.is_joker}
         melds = [_tidy(_unmirror(m, back), on_table) for m in melds]
-    return score, melds
+    return melds
 
 
 def _flip(tile: Tile) -> Tile:
@@ -1084,6 +1393,56 @@ def solve(
     With ``minimal_change`` it then tries to leave the sets it touched as they were, one by one,
     keeping the optimum (a few extra searches on smaller tables).
     """
+    with _GC_PAUSE:
+        return _solve(
+            table,
+            rack,
+            objective=objective,
+            opening=opening,
+            threshold=threshold,
+            must_place=must_place,
+            minimal_change=minimal_change,
+        )
+
+
+class _GcPause:
+    """Pause the cyclic garbage collector while solving: the search makes many short-lived
+    tuples and no cycles worth finding, and a full collection on a busy heap can cost tens of
+    milliseconds. Counted, so that solves running in several threads turn it back on once, when
+    the last one ends (and only if it was on)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.was_on = False
+
+    def __enter__(self) -> None:
+        with self.lock:
+            if self.depth == 0:
+                self.was_on = _gc.isenabled()
+                _gc.disable()
+            self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.depth -= 1
+            if self.depth == 0 and self.was_on:
+                _gc.enable()
+
+
+_GC_PAUSE = _GcPause()
+
+
+def _solve(
+    table: Sequence[Meld],
+    rack: Sequence[Tile],
+    *,
+    objective: str,
+    opening: bool,
+    threshold: int,
+    must_place: Sequence[Tile] | None,
+    minimal_change: bool,
+) -> Solution | None:
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be 'tiles' or 'value', not {objective!r}")
     rack = list(rack)
@@ -1096,45 +1455,54 @@ def solve(
             return None
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
-    found = _core(base, optional, required, **options)  # type: ignore[arg-type]
+    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
     if found is None:
         return None
-    score, new_melds = found
+    score, way = found
+    new_melds = _finish(way, base)
     frozen: list[Meld] = []
     if minimal_change and base:
         final_sets = {frozenset(m.tiles) for m in new_melds}
         touched = [m for m in base if frozenset(m.tiles) not in final_sets]
         trials = [touched] if len(touched) > 1 else []
         trials += [[m] for m in touched[:6]]
+        # The pass is a preference: each trial only asks whether the optimum is still reached,
+        # and all of them share a node allowance.
+        cap = [_FREEZE_NODES]
+        last: tuple[_Direction, list[Meld]] | None = None
         for trial in trials:
             if any(m in frozen for m in trial):
                 continue
             keep = frozen + trial
             rest = [m for m in base if m not in keep]
-            again = _core(rest, optional, required, **options)  # type: ignore[arg-type]
+            again = _optimum(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
             if again is not None and again[0] == score:
                 frozen = keep
-                new_melds = again[1]
+                last = (again[1], rest)
                 if trial is touched:
                     break
+        if last is not None:
+            new_melds = _finish(*last)
+    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
     if opening:
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
-        final = _order(table, [*frozen, *new_melds])
-        if joker_problem(table, final, melded_before=True) is not None:
+        final = _order(table, [*frozen, *new_melds], origin)
+        table_jokers = any(m.jokers for m in table)
+        if table_jokers and joker_problem(table, final, melded_before=True) is not None:
             # Two table jokers leaning on one real tile of another set: the search reasons about
             # faces, not which copy is which. Rare; keep the sets with jokers as they are.
             fixed = [m for m in base if m.jokers]
-            again = _core([m for m in base if not m.jokers], optional, required, **options)  # type: ignore[arg-type]
+            rest = [m for m in base if not m.jokers]
+            again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
             if again is None:
                 return None
-            final = _order(table, [*fixed, *again[1]])
-    table_tiles = {t for m in table for t in m.tiles}
-    placed = sort_tiles(t for m in final for t in m.tiles if t not in table_tiles)
+            final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
+    placed = sort_tiles(t for m in final for t in m.tiles if t not in origin)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )
-    kept, moved = _metrics(table, final)
+    kept, moved = _metrics(table, final, origin)
     return Solution(final, placed, value, kept, moved, objective, opening)
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import random
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from engine.errors import IllegalMoveError
@@ -9,6 +13,7 @@ from engine.melds import Meld
 from engine.notation import parse_tokens
 from engine.solver import auto_arrange, check, explain, solve
 from engine.tiles import Tile
+from tests.engine.solver_oracle import random_position
 
 
 def position(table: str, rack: str) -> tuple[list[Meld], list[Tile]]:
@@ -164,3 +169,34 @@ def test_two_table_jokers_never_share_one_witness() -> None:
     for minimal in (False, True):
         sol = solve(table, rack, minimal_change=minimal)
         assert sol is None or check(table, rack, sol) is None
+
+
+def test_threads_solving_at_once_get_the_same_answers_and_leave_gc_as_it_was() -> None:
+    """The solver keeps ids and options between calls per thread and pauses the garbage
+    collector while it runs; the bot solves in worker threads, several at a time."""
+    rng = random.Random(3)
+    positions = [
+        random_position(rng, 30, 12, table_jokers=i % 2, rack_jokers=i % 3, ident=str(i))
+        for i in range(24)
+    ]
+
+    def answer(i: int) -> tuple[int, list[str]] | None:
+        p = positions[i]
+        sol = solve(p.table, p.rack)
+        if sol is None:
+            return None
+        assert check(p.table, p.rack, sol) is None
+        return sol.value, sorted(str(t) for t in sol.placed)
+
+    alone = [answer(i) for i in range(len(positions))]
+    assert gc.isenabled()
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(answer, [*range(len(positions))] * 3))
+    assert together == alone * 3
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        solve(positions[0].table, positions[0].rack)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
