@@ -63,17 +63,14 @@ def _hard(game: Game, seat: int, rack: list[Tile]) -> list[Meld] | None:
     if not game.pool:
         shed = solve(game.table, rack, objective="value", minimal_change=False)
         return shed.melds if shed is not None else None
-    best = solve(game.table, rack, minimal_change=False)
-    swap = _retrieve(game.table, rack, len(best.placed) if best is not None else 0)
     others = [len(p.rack) for i, p in enumerate(game.players) if i != seat]
     if min(others) <= DANGER_RACK:
         # Starve an opponent close to going out: lay down nothing they could build on; draw,
         # unless this turn empties the rack.
-        if best is not None and len(best.placed) == len(rack):
-            return best.melds
-        if swap is not None and _placed_count(game.table, swap) == len(rack):
-            return swap
-        return None
+        out = solve(game.table, rack, must_place=rack, minimal_change=False)
+        return out.melds if out is not None else _retrieve(game.table, rack, len(rack) - 1)
+    best = solve(game.table, rack, minimal_change=False)
+    swap = _retrieve(game.table, rack, len(best.placed) if best is not None else 0)
     if swap is not None:
         return swap
     if best is None:
@@ -100,6 +97,7 @@ def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Me
     """Take a joker from the table by putting a rack tile in its place, then play it in a new
     set with whatever else fits; used when that places more rack tiles than ``baseline``. The
     result is checked with the engine's own joker rule before it is offered."""
+    start = {t for m in table for t in m.tiles}
     best: list[Meld] | None = None
     best_count = baseline
     for index, meld in enumerate(table):
@@ -128,15 +126,10 @@ def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Me
                 if found is None or joker not in found.placed:
                     continue
                 final = found.melds
-                placed = _placed_count(table, final)
+                placed = sum(1 for m in final for t in m.tiles if t not in start)
                 if placed > best_count and joker_problem(table, final, True) is None:
                     best, best_count = final, placed
     return best
-
-
-def _placed_count(table: Sequence[Meld], final: Sequence[Meld]) -> int:
-    start = {t for m in table for t in m.tiles}
-    return sum(1 for m in final for t in m.tiles if t not in start)
 
 
 def _reserve(table: Sequence[Meld], rack: list[Tile], best: Solution) -> Solution | None:
