@@ -83,13 +83,12 @@ def main() -> int:
         total = 0.0
         for seed in seeds:
             records, seconds = pairing(strong, weak, args.deals, seed)
-            describe(strong, weak, records, seconds, f", seeds {seed}-{seed + args.deals - 1}")
+            label = f", seeds {seed}-{seed + args.deals - 1}"
+            summary = describe(strong, weak, records, seconds, label)
             everything += records
             total += seconds
         if len(seeds) > 1:
             summary = describe(strong, weak, everything, total, ", all seed sets")
-        else:
-            summary = describe(strong, weak, everything, total)
         results.append((strong, weak, summary))
     print()
     for strong, weak, r in results:
