@@ -1,11 +1,12 @@
 """AI strength and think time: mirrored seeded two-player games, every move through the draft.
 
-Run: ``.venv/bin/python benchmarks/bench_ai.py [--deals 100] [--seed 1]``
+Run: ``.venv/bin/python benchmarks/bench_ai.py [--deals 100] [--seeds 1,1001]``
 
 Each deal is played twice with the seats swapped (same tiles, same order), so the luck of the
-deal cancels out: 100 deals give 200 games per pairing. It prints, for hard vs medium and medium
-vs easy, the stronger level's win rate with a 95% interval, mean scores, turns per game, illegal
-(refused) moves and unfinished games, and the AI think time per turn (median, p99, max).
+deal cancels out: 100 deals give 200 games per pairing and seed set. It prints, for hard vs
+medium and medium vs easy, per seed set and over all of them, the stronger level's win rate with
+a 95% interval, mean scores, turns per game, illegal (refused) moves and unfinished games, and
+the AI think time per turn (median, p99, max).
 Targets: hard beats medium and medium beats easy in at least 60% of games; think time p99
 under 1 s; no illegal or unfinished game.
 """
@@ -33,7 +34,9 @@ def pairing(strong: str, weak: str, deals: int, seed: int) -> tuple[list[GameRec
     return records, time.perf_counter() - start
 
 
-def describe(strong: str, weak: str, records: list[GameRecord], seconds: float) -> dict[str, float]:
+def describe(
+    strong: str, weak: str, records: list[GameRecord], seconds: float, label: str = ""
+) -> dict[str, float]:
     finished = [r for r in records if r.winner is not None]
     wins = sum(1 for r in finished if r.levels[r.winner] == strong)  # type: ignore[index]
     n = len(finished)
@@ -44,7 +47,7 @@ def describe(strong: str, weak: str, records: list[GameRecord], seconds: float) 
     think = sorted(t * 1000 for r in records for t in r.think)
     p99 = think[int(0.99 * (len(think) - 1))]
     illegal = sum(r.illegal for r in records)
-    print(f"\n{strong} vs {weak}: {len(records)} games ({seconds:.0f} s)")
+    print(f"\n{strong} vs {weak}{label}: {len(records)} games ({seconds:.0f} s)")
     print(
         f"  {strong} wins {wins}/{n} = {100 * rate:.1f}% "
         f"(95% interval {100 * (rate - half):.1f}-{100 * (rate + half):.1f}%)"
@@ -64,13 +67,29 @@ def describe(strong: str, weak: str, records: list[GameRecord], seconds: float) 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=100, help="deals per pairing (100)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=100, help="deals per seed set (100)")
+    parser.add_argument(
+        "--seeds", default="1,1001", help="first seed of each seed set, comma-separated (1,1001)"
+    )
+    parser.add_argument(
+        "--pairings", default="hard:medium,medium:easy", help="strong:weak pairs to play"
+    )
     args = parser.parse_args()
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    pairs = [tuple(p.split(":")) for p in args.pairings.split(",") if p.strip()]
     results = []
-    for strong, weak in (("hard", "medium"), ("medium", "easy")):
-        records, seconds = pairing(strong, weak, args.deals, args.seed)
-        results.append((strong, weak, describe(strong, weak, records, seconds)))
+    for strong, weak in pairs:
+        everything: list[GameRecord] = []
+        total = 0.0
+        for seed in seeds:
+            records, seconds = pairing(strong, weak, args.deals, seed)
+            label = f", seeds {seed}-{seed + args.deals - 1}"
+            summary = describe(strong, weak, records, seconds, label)
+            everything += records
+            total += seconds
+        if len(seeds) > 1:
+            summary = describe(strong, weak, everything, total, ", all seed sets")
+        results.append((strong, weak, summary))
     print()
     for strong, weak, r in results:
         ok = r["rate"] >= 0.6 and r["p99"] < 1000 and not r["illegal"] and not r["unfinished"]

@@ -11,8 +11,10 @@ an illegal move. The levels:
 * ``hard`` also thinks about timing and jokers: it takes a joker from the table with a swap
   when that places more tiles, keeps a free joker and whole new sets made from its own rack in
   reserve (each is a sure play for a later turn instead of a draw) and holds one cheap tile back
-  when it will still fit next turn; once an opponent is close to going out or the pool is empty
-  it stops holding anything back and sheds points instead (a joker counts 30).
+  when it will still fit next turn. Once an opponent is close to going out it starves them: it
+  lays nothing down (every tile added to the table is room the opponent could use to go out) and
+  draws, unless it can go out itself. With the pool empty it sheds points instead (a joker
+  counts 30).
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ from engine.errors import InvalidMeldError
 from engine.game import Game, TurnOutcome
 from engine.melds import Meld, MeldKind
 from engine.rules import joker_problem
-from engine.solver import Solution, _core, solve
+from engine.solver import Solution, solve
 from engine.tiles import Tile
 
 AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
-# An opponent with this many tiles or fewer may go out soon: stop holding tiles back.
-DANGER_RACK = 5
+# An opponent with this many tiles or fewer may go out soon: hard stops feeding the table.
+DANGER_RACK = 8
 
 
 def choose_move(game: Game, seat: int, level: str = "medium") -> list[Meld] | None:
@@ -58,15 +60,22 @@ def _choose(game: Game, seat: int, level: str) -> list[Meld] | None:
 
 
 def _hard(game: Game, seat: int, rack: list[Tile]) -> list[Meld] | None:
+    if not game.pool:
+        shed = solve(game.table, rack, objective="value", minimal_change=False)
+        return shed.melds if shed is not None else None
     others = [len(p.rack) for i, p in enumerate(game.players) if i != seat]
-    endgame = min(others) <= DANGER_RACK or not game.pool
-    best = solve(game.table, rack, objective="value" if endgame else "tiles", minimal_change=False)
+    if min(others) <= DANGER_RACK:
+        # Starve an opponent close to going out: lay down nothing they could build on; draw,
+        # unless this turn empties the rack.
+        out = solve(game.table, rack, must_place=rack, minimal_change=False)
+        return out.melds if out is not None else _retrieve(game.table, rack, len(rack) - 1)
+    best = solve(game.table, rack, minimal_change=False)
     swap = _retrieve(game.table, rack, len(best.placed) if best is not None else 0)
     if swap is not None:
         return swap
     if best is None:
         return None
-    if endgame or len(best.placed) == len(rack):
+    if len(best.placed) == len(rack):
         return best.melds
     if any(t.is_joker for t in best.placed):
         # A joker kept on the rack is a sure play for a later turn; play it now only when it
@@ -113,12 +122,10 @@ def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Me
                     continue
                 new_table = [*table[:index], swapped, *table[index + 1 :]]
                 rest = [t for t in rack if t != tile]
-                found = _core(
-                    new_table, rest, [joker], objective="tiles", opening=False, threshold=0
-                )
-                if found is None:
+                found = solve(new_table, [*rest, joker], minimal_change=False)
+                if found is None or joker not in found.placed:
                     continue
-                final = found[1]
+                final = found.melds
                 placed = sum(1 for m in final for t in m.tiles if t not in start)
                 if placed > best_count and joker_problem(table, final, True) is None:
                     best, best_count = final, placed

@@ -45,7 +45,7 @@ def test_hard_keeps_rack_only_sets_in_reserve() -> None:
     # R7 R8 and O12 O13 extend table runs; B1 B2 B3 can be played any later turn instead of
     # drawing, so hard keeps it back while nobody is close to going out.
     game = position(
-        ["R7 R8 B1 B2 B3 O12 O13 K11", "K5 K6 K7 K8 K9 K10 K12 B12"],
+        ["R7 R8 B1 B2 B3 O12 O13 K11", "K5 K6 K7 K8 K9 K10 K12 B12 O2 O7"],
         "R4 R5 R6 / O9 O10 O11",
         melded=[True, True],
     )
@@ -59,7 +59,7 @@ def test_hard_keeps_rack_only_sets_in_reserve() -> None:
 
 def test_hard_holds_a_cheap_extension_back() -> None:
     game = position(
-        ["R7 R8 O12 O13 K11 K1", "K5 K6 K7 K8 K9 K10 K12 B12"],
+        ["R7 R8 O12 O13 K11 K1", "K5 K6 K7 K8 K9 K10 K12 B12 O2 O7"],
         "R4 R5 R6 / O9 O10 O11",
         melded=[True, True],
     )
@@ -68,7 +68,9 @@ def test_hard_holds_a_cheap_extension_back() -> None:
 
 
 def test_hard_takes_a_joker_from_the_table_with_a_swap() -> None:
-    game = position(["R6 K1 K2 B9", "K5 K6 K7 K8 K9 K10"], "R4 R5 J=R6", melded=[True, True])
+    game = position(
+        ["R6 K1 K2 B9", "K5 K6 K7 K8 K9 K10 B2 B5 O7"], "R4 R5 J=R6", melded=[True, True]
+    )
     assert choose_move(game, 0, "medium") is None
     hard = choose_move(game, 0, "hard")
     assert hard is not None
@@ -78,13 +80,30 @@ def test_hard_takes_a_joker_from_the_table_with_a_swap() -> None:
     assert not refused and outcome.kind == "play"
 
 
-def test_hard_sheds_points_when_an_opponent_is_about_to_go_out() -> None:
-    # Tiles: K1 K2 K4 with the joker (4 tiles); value: B13 O13 with the joker (56 points).
+def test_hard_starves_an_opponent_about_to_go_out() -> None:
+    # The opponent holds 2 tiles: every tile hard adds to the table is room they could use to
+    # go out, so hard draws instead of playing 4 of its 6 tiles (medium plays them).
     game = position(["K1 K2 K4 B13 O13 J", "K5 K6"], "R4 R5 R6", melded=[True, True])
-    hard = choose_move(game, 0, "hard")
-    assert hard is not None and placed(game, 0, hard) == ["B13", "J", "O13"]
+    assert choose_move(game, 0, "hard") is None
     medium = choose_move(game, 0, "medium")
     assert medium is not None and placed(game, 0, medium) == ["J", "K1", "K2", "K4"]
+    outcome, refused = take_turn(game, "hard")
+    assert not refused and outcome.kind == "draw" and len(game.players[0].rack) == 7
+    # It still goes out when the whole rack fits, and plays normally against a full rack.
+    out = position(["K1 K2 K3 R7", "K5 K6"], "R4 R5 R6", melded=[True, True])
+    hard = choose_move(out, 0, "hard")
+    assert hard is not None and placed(out, 0, hard) == ["K1", "K2", "K3", "R7"]
+    calm = position(
+        ["K1 K2 K4 B13 O13 J", "K5 K6 K7 K8 K9 B2 B3 O1 O7"], "R4 R5 R6", melded=[True, True]
+    )
+    assert choose_move(calm, 0, "hard") is not None
+
+
+def test_hard_sheds_points_when_the_pool_is_empty() -> None:
+    # Tiles: K1 K2 K4 with the joker (4 tiles); value: B13 O13 with the joker (56 points).
+    game = position(["K1 K2 K4 B13 O13 J", "K5 K6"], "R4 R5 R6", melded=[True, True], pool="")
+    hard = choose_move(game, 0, "hard")
+    assert hard is not None and placed(game, 0, hard) == ["B13", "J", "O13"]
 
 
 def test_take_turn_commits_through_the_draft() -> None:
