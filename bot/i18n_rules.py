@@ -242,4 +242,12 @@ PL: dict[str, str] = {
     "No change.": "Bez zmian.",
     # bot/manager.py: a hint
     "{explanation} (auto {tiles})": "{explanation} (wpisz: auto {tiles})",
+    "swap J in {number} with {tile}": "wpisz: swap J in {number} with {tile}",
+    "swap J in {number} with {tile}, then play {tiles}": "wpisz: swap J in {number} with "
+    "{tile}, potem play {tiles}",
+    "swap J in {number} with {tile}, play {tiles}, then auto {rest}": "wpisz: swap J in "
+    "{number} with {tile}, potem play {tiles}, potem auto {rest}",
+    "Take the joker from meld {number} by putting {tile} in its place; then: {explanation} "
+    "({commands})": "Weź dżokera z układu {number}, kładąc {tile} na jego miejsce; potem: "
+    "{explanation} ({commands})",
 }

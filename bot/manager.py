@@ -25,7 +25,7 @@ from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
 from engine.actions import DRAFT_VERBS
-from engine.ai import AI_LEVELS, choose_move
+from engine.ai import AI_LEVELS, Retrieval, choose_move, retrieval
 from engine.messages import Msg
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
@@ -1285,7 +1285,10 @@ class CommandErrorAsRule(RummikubError):
 
 
 def hint_text(game: Game, seat: int) -> Msg | None:
-    """The best play for a seat's rack, explained in a line (None: nothing can be played)."""
+    """The best play for a seat's rack, explained in a line (None: nothing can be played).
+
+    After the initial meld that includes taking a joker from the table, when that lets more
+    rack tiles down than any play without it."""
     from engine.solver import explain_message, solve
 
     player = game.players[seat]
@@ -1295,12 +1298,54 @@ def hint_text(game: Game, seat: int) -> Msg | None:
         opening=not player.melded,
         threshold=game.rules.opening_threshold,
     )
+    if player.melded:
+        swap = retrieval(game.table, player.rack, len(solution.placed) if solution else 0)
+        if swap is not None:
+            return _swap_hint(swap)
     if solution is None:
         return None
     return Msg(
         "{explanation} (auto {tiles})",
         explanation=explain_message(game.table, solution),
         tiles=tiles_text(solution.placed),
+    )
+
+
+def _swap_hint(swap: Retrieval) -> Msg:
+    """A hint that starts with a joker retrieval, with the commands that play it."""
+    from engine.solver import explain_message
+
+    number, tile, joker = swap.meld_index + 1, str(swap.tile), swap.joker
+    explanation = explain_message(swap.swapped, swap.solution)
+    home = next(m for m in swap.melds if joker in m.tiles)
+    placed = set(swap.solution.placed)
+    if not all(t in placed for t in home.tiles):  # the joker's new set uses table tiles too
+        commands = Msg("swap J in {number} with {tile}", number=number, tile=tile)
+    else:
+        joker_set = " ".join("J" if t.is_joker else str(t) for t in home.tiles)
+        rest = [t for t in swap.solution.placed if t not in home.tiles]
+        if rest:
+            commands = Msg(
+                "swap J in {number} with {tile}, play {tiles}, then auto {rest}",
+                number=number,
+                tile=tile,
+                tiles=joker_set,
+                rest=tiles_text(rest),
+            )
+        else:
+            commands = Msg(
+                "swap J in {number} with {tile}, then play {tiles}",
+                number=number,
+                tile=tile,
+                tiles=joker_set,
+            )
+    return Msg(
+        "Take the joker from meld {number} by putting {tile} in its place; then: "
+        "{explanation} ({commands})",
+        number=number,
+        tile=tile,
+        explanation=explanation,
+        commands=commands,
     )
 
 

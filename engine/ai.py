@@ -20,6 +20,7 @@ an illegal move. The levels:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.errors import InvalidMeldError
 from engine.game import Game, TurnOutcome
@@ -93,12 +94,35 @@ def _hard(game: Game, seat: int, rack: list[Tile]) -> list[Meld] | None:
     return held.melds if held is not None else best.melds
 
 
-def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Meld] | None:
-    """Take a joker from the table by putting a rack tile in its place, then play it in a new
-    set with whatever else fits; used when that places more rack tiles than ``baseline``. The
-    result is checked with the engine's own joker rule before it is offered."""
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """A play that starts by taking a joker from the table: ``tile`` goes into meld
+    ``meld_index`` (0-based) in the joker's place, ``swapped`` is the table right after that
+    swap, and ``solution`` plays the joker (and more rack tiles) from there (its ``placed``
+    holds the joker, not ``tile``)."""
+
+    meld_index: int
+    joker: Tile
+    tile: Tile
+    swapped: list[Meld]
+    solution: Solution
+
+    @property
+    def melds(self) -> list[Meld]:
+        return self.solution.melds
+
+    @property
+    def placed(self) -> int:
+        """Rack tiles played in all (the swapped-in tile instead of the joker)."""
+        return len(self.solution.placed)
+
+
+def retrieval(table: Sequence[Meld], rack: Sequence[Tile], baseline: int) -> Retrieval | None:
+    """The best play that takes a joker from the table by putting a rack tile in its place and
+    then plays it in a new set with whatever else fits, when it places more rack tiles than
+    ``baseline``. Checked with the engine's own joker rule before it is offered."""
     start = {t for m in table for t in m.tiles}
-    best: list[Meld] | None = None
+    best: Retrieval | None = None
     best_count = baseline
     for index, meld in enumerate(table):
         for joker in meld.jokers:
@@ -128,8 +152,13 @@ def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Me
                 final = found.melds
                 placed = sum(1 for m in final for t in m.tiles if t not in start)
                 if placed > best_count and joker_problem(table, final, True) is None:
-                    best, best_count = final, placed
+                    best, best_count = Retrieval(index, joker, tile, new_table, found), placed
     return best
+
+
+def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Meld] | None:
+    found = retrieval(table, rack, baseline)
+    return None if found is None else found.melds
 
 
 def _reserve(table: Sequence[Meld], rack: list[Tile], best: Solution) -> Solution | None:
