@@ -8,6 +8,8 @@ import random
 import sys
 from pathlib import Path
 
+from bot.i18n import LANGUAGES
+
 LEVELS = ("easy", "medium", "hard")
 
 
@@ -31,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=None, help="games in the match")
     parser.add_argument("--hints", action="store_true", help="allow the hint command")
     parser.add_argument("--name", default="Player", help="your name at the table")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="the bot's language (default: LANGUAGE, en)"
+    )
     parser.add_argument(
         "--save-png",
         type=Path,
@@ -96,7 +101,11 @@ async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) ->
         ansi = sys.stdout.isatty() and not args.no_color
         presenter = Presenter(images=args.save_png is not None, ansi=ansi, theme=config.theme)
         manager = GameManager(
-            db, presenter=presenter, rng=rng, default_rules=Rules(turn_seconds=config.turn_seconds)
+            db,
+            presenter=presenter,
+            rng=rng,
+            default_rules=Rules(turn_seconds=config.turn_seconds),
+            default_language=args.lang or config.language,
         )
         await manager.resume()
         await manager.presenter.warm_up()

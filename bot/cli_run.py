@@ -60,6 +60,7 @@ async def _serve(config: object, args: argparse.Namespace) -> int:
         db,
         presenter=Presenter(images=config.render_images, theme=config.theme),
         default_rules=Rules(turn_seconds=config.turn_seconds),
+        default_language=config.language,
     )
     await manager.resume()
     await manager.presenter.warm_up()

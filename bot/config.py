@@ -19,6 +19,7 @@ class BotSettings(BaseSettings):
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None
     turn_seconds: int = 60  # default turn timer for channels that never chose one
+    language: str = "en"  # en | pl: the bot's language in channels that never chose one
     render_images: bool = True
     theme: str = "light"  # light | dark
     log_level: str = "INFO"

@@ -105,6 +105,7 @@ class GameManager:
         default_rules: Rules | None = None,
         rng: random.Random | None = None,
         warn_before: float = 15.0,
+        default_language: str = "en",
     ) -> None:
         self.db = db
         self.games = GameRepository(db)
@@ -117,6 +118,7 @@ class GameManager:
         self.default_rules = default_rules or Rules()
         self.rng = rng or random.Random()
         self.warn_before = warn_before
+        self.default_language = default_language if default_language in LANGUAGES else "en"
         self.tables: dict[str, LiveTable] = {}
         self._routes: dict[str, Outbox] = {}
         self._broadcast: list[Outbox] = []
@@ -176,8 +178,13 @@ class GameManager:
         table = self.tables.get(channel.key)
         if table is not None:
             return table.lang
-        settings = await self.settings.get(channel.platform, channel.chat_id)
-        return settings.language if settings.language in LANGUAGES else "en"
+        return self._language_of(await self.settings.get(channel.platform, channel.chat_id))
+
+    def _language_of(self, settings: Any) -> str:
+        """A channel's stored language; the bot's default for a channel that never chose."""
+        if settings.version == 0 or settings.language not in LANGUAGES:
+            return self.default_language
+        return str(settings.language)
 
     async def _say_error(self, channel: ChannelRef, err: RummikubError) -> str:
         """A rules or input error in the channel's language."""
@@ -292,7 +299,7 @@ class GameManager:
         self, player: PlayerRef, channel: ChannelRef, verb: str, args: str
     ) -> list[Reply]:
         settings = await self.settings.get(channel.platform, channel.chat_id)
-        lang = settings.language
+        lang = self._language_of(settings)
         if verb == "help":
             return [self._note(channel, player, self._help(lang, args))]
         if verb == "rules":
@@ -411,7 +418,7 @@ class GameManager:
             for part in args.split():
                 key, _, value = part.partition("=")
                 rules = rules.with_setting(key, value)
-            table = LiveTable(channel, player, rules, lang=settings.language)
+            table = LiveTable(channel, player, rules, lang=self._language_of(settings))
             table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
             self.tables[channel.key] = table
         lang = table.lang
@@ -572,7 +579,10 @@ class GameManager:
         rules = table.rules.with_setting(key, value)
         table.rules = rules
         await self.settings.update(
-            table.channel.platform, table.channel.chat_id, **self._rules_fields(rules)
+            table.channel.platform,
+            table.channel.chat_id,
+            language=table.lang,
+            **self._rules_fields(rules),
         )
         name = player.display_name or player.user_id
         return [

@@ -16,7 +16,7 @@ from bot.i18n import say, translator
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld
 from engine.messages import Msg, either
-from tests.bot.manager_harness import ANN, BOB, Harness
+from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
 
 WRONG_MOVES = {
     # typed by the player to move, after "give" put R5 R6 R8 on their rack
@@ -200,3 +200,22 @@ async def test_a_hint_is_explained_in_the_channels_language(
     mover = [ANN, BOB][h.game.current]
     await h.give(h.seat(mover), "R8 R9 R10 R11 R12 R13")
     assert private_text(await h.say(mover, "hint"), mover) == expected
+
+
+async def test_the_bots_default_language_holds_until_a_channel_chooses(tmp_path: Path) -> None:
+    h = await Harness.open(tmp_path / "default.db")
+    h.manager.default_language = "pl"
+    try:
+        assert "otworzył stół" in private_or_public(await h.say(ANN, "start"))
+        assert "Tylko gospodarz" in private_or_public(await h.say(BOB, "settings threshold 25"))
+        await h.say(ANN, "settings threshold 25")  # stores the channel's settings
+        await h.say(ANN, "cancel")
+        assert await h.manager.language(CHANNEL) == "pl"  # changing a rule kept the language
+        await h.say(ANN, "language en")
+        assert "opened a Rummikub table" in private_or_public(await h.say(ANN, "start"))
+    finally:
+        await h.close()
+
+
+def private_or_public(replies: list[Reply]) -> str:
+    return "\n".join(r.text for r in replies)

@@ -76,3 +76,14 @@ def test_run_without_tokens_falls_back_to_the_terminal_game(tmp_path: Path) -> N
     assert result.returncode == 0, result.stderr[-2000:]
     assert "No DISCORD_TOKEN or TELEGRAM_TOKEN set" in result.stdout
     assert "Game 1 of 3 is dealt" in result.stdout
+
+
+def test_the_terminal_game_in_polish(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'pl.db'}"
+    args = ["play", "--seed", "5", "--lang", "pl", "--db", db, "--no-color"]
+    result = rummikub(args, "play R5 R6 R8\n", tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Rozdano grę 1 z 3." in result.stdout
+    assert "Twój stojak (14):" in result.stdout
+    assert "Do zobaczenia - gra jest zapisana" in result.stdout
+    assert "Your rack" not in result.stdout
