@@ -57,7 +57,8 @@ _JOKER_NEXT = (0, 2, 3, 3, 5, 6, 6)
 _CODE = 7  # low 3 bits of a slot: the code
 _K_SHIFT = 3  # next 4 bits: the number of the latest real tile when it matters for a joker
 _T_BIT = 1 << 7  # started with a free joker: must run on to 13 (else the joker goes at the end)
-_P_SHIFT = 8  # higher bits: locked jokers waiting for a real tile of their original run
+_X_BIT = 1 << 8  # ends in free jokers added to a finished run: may not end so (they are deferred)
+_P_SHIFT = 9  # higher bits: locked jokers waiting for a real tile of their original run
 
 # A run item: ("R", None) real, ("F", None) free joker, ("L", joker id) locked table joker.
 _Item = tuple[str, int]
@@ -111,6 +112,7 @@ class _Model:
         opening: bool,
         threshold: int,
         mirrored: bool = False,
+        defer: bool = True,
     ) -> None:
         self.must = [[0] * 15 for _ in range(4)]
         self.opt = [[0] * 15 for _ in range(4)]
@@ -159,6 +161,10 @@ class _Model:
                 self.weight[n] = _BIG + points
                 self.joker_weight[n] = _BIG + joker_points
         self.max_joker_weight = max(self.joker_weight)
+        # Outside the opening a free joker scores the same wherever it goes, so one that would
+        # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
+        self.defer = defer and not opening and self.must_jokers == 0 and self.free_jokers > 0
+        self.defer_weight = self.joker_weight[1] if self.defer else 0
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
@@ -239,7 +245,7 @@ def _ready(options: list[_Option], tables: _Tables) -> list[_Ready]:
             stab.append(state)
         short = sum(1 for x in state if (x & _CODE) not in (3, 6))
         ones = sum(1 for x in state if (x & _CODE) in (1, 4))
-        closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
+        closed = all((x & _CODE) == 3 and not x >> (_P_SHIFT - 1) for x in state)
         out.append((sid, used, free, gc, acts, starts, short, ones, closed))
     return out
 
@@ -254,6 +260,8 @@ class _Search:
             model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
         )
         self.memo: dict[_Key5, tuple[int, object]] = {}
+        self.sets: list[list[tuple[Face, _Item]]] | None = None
+        self.leftover = 0
         self.nodes = 0
         self.limit: int | None = None
         # Interned group-count tuples (id 0 is the empty tuple).
@@ -316,6 +324,7 @@ class _Search:
                 n <= 11,
                 self.group_ok[n],
                 (13 - n) - self.cover[c][n + 1],
+                m.defer,
             )
             cache = self.tables.shared
             found = cache.get(shared)
@@ -413,6 +422,7 @@ class _Search:
         real_slot = k_here << _K_SHIFT
         can_start = n <= 11
         group_ok = self.group_ok[n]
+        defer = m.defer
         out: list[_Option] = []
         seen: set[tuple[tuple[int, ...], int, int, int]] = set()
         new: list[int] = []
@@ -457,7 +467,7 @@ class _Search:
             k = (s >> _K_SHIFT) & 15
             pend = s >> _P_SHIFT
             tbit = s & _T_BIT
-            if code == 3 and not pend and not tbit:
+            if code == 3 and not pend and not tbit and not s & _X_BIT:
                 acts.append((None, 0))
                 rec(i + 1, real, free, lock_left, True)
                 acts.pop()
@@ -480,6 +490,8 @@ class _Search:
             nxt = _JOKER_NEXT[code] | (k << _K_SHIFT) | tbit
             if free < jl:
                 x = nxt | (pend << _P_SHIFT)
+                if defer and code == 3 and not tbit:
+                    x |= _X_BIT
                 new.append(x)
                 acts.append((("F", 0), x))
                 rec(i + 1, real, free + 1, lock_left, ended)
@@ -534,7 +546,7 @@ class _Search:
         m = self.m
         if s == 65:
             ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
-            result = 0 if ok else _NEG
+            result = jl * m.defer_weight if ok else _NEG
             memo[key] = (result, True)
             return result
         bound = m.bound[s] + jl * m.max_joker_weight
@@ -592,7 +604,11 @@ class _Search:
             locked = self.locked_at[n]
             jw = m.joker_weight[n]
             has_real = self.gsum[gid] > 0
-            for jg in range(jl, -1, -1):
+            # With deferred jokers only the fewest that make legal groups are worth trying:
+            # one more would only lengthen a group, and can go there at the end.
+            defer = m.defer
+            tried = False
+            for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
                 if self.canon[n]:
@@ -600,6 +616,9 @@ class _Search:
                         continue
                 elif self.group_plan(gid, n, jg) is None:
                     continue
+                if tried:
+                    break
+                tried = defer
                 new_val = val
                 if m.threshold:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
@@ -669,7 +688,10 @@ class _Search:
     # -- reconstruction -------------------------------------------------------------------------
 
     def arrangement(self) -> list[list[tuple[Face, _Item]]]:
-        """Walk the stored choices from the start and return the sets as (face, item) lists."""
+        """Walk the stored choices from the start and return the sets as (face, item) lists
+        (once; ``leftover`` is then the number of deferred free jokers)."""
+        if self.sets is not None:
+            return self.sets
         m = self.m
         sets: list[list[tuple[Face, _Item]]] = []
         runs: list[list[tuple[int, list[tuple[Face, _Item]]]]] = [[], [], [], []]
@@ -725,10 +747,44 @@ class _Search:
             s += 1
         for c in range(4):
             sets.extend(run for _, run in runs[c])
+        self.sets = sets
+        self.leftover = jl
         return sets
 
 
 _PLAIN: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+
+
+def _attach(sets: list[_FaceSet], jokers: int, avoid: Counter[tuple[int, ...]]) -> bool:
+    """Add ``jokers`` deferred free jokers where they only lengthen a set (a run's top end, else
+    its bottom end; a group of three), in sets without table jokers, sets equal to a starting set
+    last. False if they do not all fit (the caller then searches without deferring)."""
+    order = sorted(range(len(sets)), key=lambda i: avoid[_signature(sets[i])] > 0)
+    for i in order:
+        if not jokers:
+            break
+        items = sets[i]
+        if any(it[0] == "L" for _, it in items):
+            continue
+        low = items[0][0]
+        high = items[-1][0]
+        if low.number == high.number:
+            if len(items) == 3:
+                items.append((_FACES[4][low.number], ("F", 0)))
+                jokers -= 1
+            continue
+        faces = _FACES[_CID[id(low.color)] - 1]
+        top = high.number
+        while jokers and top < 13:
+            top += 1
+            items.append((faces[top], ("F", 0)))
+            jokers -= 1
+        bottom = low.number
+        while jokers and bottom > 1:
+            bottom -= 1
+            items.insert(0, (faces[bottom], ("F", 0)))
+            jokers -= 1
+    return jokers == 0
 
 
 def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
@@ -1215,6 +1271,7 @@ def _direction(
     opening: bool,
     threshold: int,
     mirrored: bool,
+    defer: bool = True,
 ) -> _Direction:
     back: dict[Tile, Tile] | None = None
     if mirrored:
@@ -1230,6 +1287,7 @@ def _direction(
         opening=opening,
         threshold=threshold,
         mirrored=mirrored,
+        defer=defer,
     )
     _useless(model)
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
@@ -1245,6 +1303,7 @@ def _optimum(
     threshold: int,
     target: int | None = None,
     cap: list[int] | None = None,
+    defer: bool = True,
 ) -> tuple[int, _Direction] | None:
     """The optimum score and the search that found it (``_finish`` builds the sets holding
     ``table`` plus the placed rack tiles); None when no rack tile can be played.
@@ -1255,8 +1314,11 @@ def _optimum(
     (numbers read 13..1) with a budget that doubles, and the first to finish wins.
 
     With ``target`` only a table worth at least that much counts (None otherwise); ``cap`` is a
-    node allowance shared by several calls (its one item is decreased; None when it runs out)."""
-    options = {"objective": objective, "opening": opening, "threshold": threshold}
+    node allowance shared by several calls (its one item is decreased; None when it runs out).
+
+    Free jokers left over by a deferring search are added to the sets it found; in the rare case
+    that they do not fit, the search runs again with every joker placed inside it."""
+    options = {"objective": objective, "opening": opening, "threshold": threshold, "defer": defer}
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
         return _found(way, way.search.run(target))
@@ -1277,7 +1339,11 @@ def _optimum(
             finally:
                 if cap is not None:
                     cap[0] -= way.search.nodes - before
-            return _found(way, score)
+            found = _found(way, score)
+            if found is not None and way.search.m.defer and not _placed_deferred(way):
+                options["defer"] = False
+                return _optimum(table, optional, required, target=target, cap=cap, **options)  # type: ignore[arg-type]
+            return found
         if len(ways) == 1:
             ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
         else:
@@ -1300,6 +1366,16 @@ def _core(
             table, optional, required, objective=objective, opening=opening, threshold=threshold
         )
         return None if found is None else (found[0], _finish(found[1], table))
+
+
+def _placed_deferred(way: _Direction) -> bool:
+    """Add the free jokers the search left for the end to its sets; False if they do not fit."""
+    search = way.search
+    sets = search.arrangement()
+    if not search.leftover:
+        return True
+    avoid = Counter(_table_signatures(way.table, search.m))
+    return _attach(sets, search.leftover, avoid)
 
 
 def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
