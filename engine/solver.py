@@ -1151,16 +1151,17 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
 
 
 def _metrics(
-    table: Sequence[Meld], final: Sequence[Meld], origin: dict[Tile, int]
+    table: Sequence[Meld], final: Sequence[Meld], origin: dict[int, int]
 ) -> tuple[int, int]:
     """(starting sets still whole, table tiles that left the biggest part of their set);
-    ``origin`` maps each table tile to the index of its starting set."""
+    ``origin`` maps the ``id`` of each table tile to the index of its starting set (the final
+    sets hold the very same tile objects; hashing a tile by value runs Python code)."""
     biggest = [0] * len(table)
     whole = [False] * len(table)
     for meld in final:
         counts: dict[int, int] = {}
         for tile in meld.tiles:
-            i = origin.get(tile)
+            i = origin.get(id(tile))
             if i is not None:
                 counts[i] = counts.get(i, 0) + 1
         for i, k in counts.items():
@@ -1173,13 +1174,13 @@ def _metrics(
     return kept, moved
 
 
-def _order(table: Sequence[Meld], final: list[Meld], origin: dict[Tile, int]) -> list[Meld]:
+def _order(table: Sequence[Meld], final: list[Meld], origin: dict[int, int]) -> list[Meld]:
     """Table order first (each starting set's biggest part where it was), new sets last."""
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
         counts: dict[int, int] = {}
         for tile in meld.tiles:
-            i = origin.get(tile)
+            i = origin.get(id(tile))
             if i is not None:
                 counts[i] = counts.get(i, 0) + 1
         if not counts:
@@ -1569,7 +1570,7 @@ def _solve(
                     break
         if last is not None:
             new_melds = _finish(*last)
-    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+    origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
     if opening:
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
@@ -1584,7 +1585,7 @@ def _solve(
             if again is None:
                 return None
             final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
-    placed = sort_tiles(t for m in final for t in m.tiles if t not in origin)
+    placed = sort_tiles(t for m in final for t in m.tiles if id(t) not in origin)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )
