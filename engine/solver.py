@@ -219,6 +219,10 @@ class _Tables:
         self.gsum: list[int] = [0]
         self.gnext: dict[int, int] = {}
         self.shared: dict[tuple[object, ...], list[_Ready]] = {}
+        # Group feasibility without table jokers: the counts so far (id), what the remaining
+        # colours of the number could add (``rests`` id) and the jokers, packed in one int.
+        self.rests: dict[tuple[int, ...], int] = {}
+        self.feasible: dict[int, bool] = {}
 
     def big(self) -> bool:
         return len(self.stab) + len(self.shared) > 100_000
@@ -294,6 +298,17 @@ class _Search:
             >= 3
             for n in range(15)
         ]
+        # Per colour stage: the id of what the later colours of its number hold (see _Tables).
+        self.feasible = tables.feasible
+        self.rid = [0] * 66
+        for s in range(65):
+            if s % 5 < 4:
+                rest = tuple(model.avail[c][s // 5 + 1] for c in range(s % 5 + 1, 4))
+                rid = tables.rests.get(rest)
+                if rid is None:
+                    rid = tables.rests[rest] = len(tables.rests)
+                    assert rid < 256  # a count per colour (0-4) for at most three colours
+                self.rid[s] = rid
         # Stages ``skip`` might step over: a colour stage with no tile or table joker, or a
         # group stage of a number without table jokers.
         self.may_skip = [
@@ -564,6 +579,8 @@ class _Search:
             canon = self.canon[n]
             gnext = self.gnext
             g_ok = self.g_ok
+            feasible = self.feasible
+            rid = self.rid[s]
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
@@ -578,9 +595,15 @@ class _Search:
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
                     new_gid = self.g_next(gid, gc, canon)
-                fits = g_ok.get((new_gid, n, jl2))
-                if fits is None:
-                    fits = self.g_feasible(new_gid, n, jl2)
+                if canon:
+                    fkey = (((new_gid << 8) | rid) << 3) | jl2
+                    fits = feasible.get(fkey)
+                    if fits is None:
+                        fits = feasible[fkey] = self.g_feasible(new_gid, n, jl2)
+                else:
+                    fits = g_ok.get((new_gid, n, jl2))
+                    if fits is None:
+                        fits = self.g_feasible(new_gid, n, jl2)
                 if not fits:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
