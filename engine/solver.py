@@ -1429,11 +1429,19 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
         if any(m.kind is MeldKind.GROUP for m in table):
             sets = _regroup(sets, table, model)
     chosen = _assign(sets, table, sigs, model, way.required, way.optional)
-    melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
-    if way.back is not None:
-        back = way.back
-        on_table = {t for m in real_table for t in m.tiles if t.is_joker}
-        melds = [_tidy(_unmirror(m, back), on_table) for m in melds]
+    # A starting set that comes back with the same tiles in the same order is that set.
+    same = {tuple(map(id, m.tiles)): real_table[i] for i, m in enumerate(table)}
+    back = way.back
+    on_table = set() if back is None else {t for m in real_table for t in m.tiles if t.is_joker}
+    melds: list[Meld] = []
+    for items, tiles in zip(sets, chosen, strict=True):
+        kept = same.get(tuple(map(id, tiles))) if same else None
+        if kept is not None:
+            melds.append(kept)
+        elif back is None:
+            melds.append(_build(items, tiles))
+        else:
+            melds.append(_tidy(_unmirror(_build(items, tiles), back), on_table))
     return melds
 
 
