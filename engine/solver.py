@@ -386,7 +386,10 @@ class _Search:
                 )
             )
         # Most promising first; the search stops at the first step that cannot reach its aim.
-        steps.sort(key=lambda step: -step[0])
+        # The options come sorted by reals used: when a joker weighs the same at every number
+        # (outside the opening) that is already the order of their totals.
+        if jw != mjw:
+            steps.sort(key=lambda step: -step[0])
         return steps
 
     def g_next(self, gid: int, gc: int, canon: bool) -> int:
