@@ -1286,7 +1286,7 @@ class _Direction:
     optional: list[Tile]
     required: list[Tile]
     search: _Search
-    back: dict[Tile, Tile] | None  # mirrored tile -> real tile
+    back: dict[int, Tile] | None  # id of a mirrored tile -> real tile
 
 
 def _direction(
@@ -1300,9 +1300,10 @@ def _direction(
     mirrored: bool,
     defer: bool = True,
 ) -> _Direction:
-    back: dict[Tile, Tile] | None = None
+    back: dict[int, Tile] | None = None
     if mirrored:
-        back = {_flip(t): t for t in [*(t for m in table for t in m.tiles), *optional, *required]}
+        everything = [*(t for m in table for t in m.tiles), *optional, *required]
+        back = {id(_flip(t)): t for t in everything}
         table = [_mirror(m) for m in table]
         optional = [_flip(t) for t in optional]
         required = [_flip(t) for t in required]
@@ -1448,12 +1449,28 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     return melds
 
 
+# Mirrored tiles and faces, made once for the process (keys by colour identity: hashing a tile
+# or a Color runs Python code). Tiles and faces are immutable, so sharing them is safe.
+_FLIPPED: dict[tuple[int, int, int], Tile] = {}
+_FLIPPED_FACE: dict[tuple[int, int], Face] = {}
+
+
 def _flip(tile: Tile) -> Tile:
-    return tile if tile.is_joker else Tile(tile.color, 14 - tile.number, tile.copy)
+    if tile.color is None:
+        return tile
+    key = (id(tile.color), tile.number, tile.copy)
+    flipped = _FLIPPED.get(key)
+    if flipped is None:
+        flipped = _FLIPPED[key] = Tile(tile.color, 14 - tile.number, tile.copy)
+    return flipped
 
 
 def _flip_face(face: Face) -> Face:
-    return Face(face.color, 14 - face.number)
+    key = (id(face.color), face.number)
+    flipped = _FLIPPED_FACE.get(key)
+    if flipped is None:
+        flipped = _FLIPPED_FACE[key] = Face(face.color, 14 - face.number)
+    return flipped
 
 
 def _mirror(meld: Meld) -> Meld:
@@ -1464,8 +1481,8 @@ def _mirror(meld: Meld) -> Meld:
     return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
 
 
-def _unmirror(meld: Meld, back: dict[Tile, Tile]) -> Meld:
-    pairs = [(back[t], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
+def _unmirror(meld: Meld, back: dict[int, Tile]) -> Meld:
+    pairs = [(back[id(t)], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
     if meld.kind is MeldKind.RUN:
         pairs.reverse()
     return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
