@@ -421,12 +421,22 @@ class _Search:
             if self.canon[n]:
                 ok = _plain_feasible(g, rest, jokers)
             else:
+                # Only the colours of each table joker's original group matter, not which
+                # joker it is: the answer is kept for the process.
                 locked = list(self.locked_at[n])
-                ok = any(
-                    _plan_groups([*g, *extra], jg, locked, self.m.locked) is not None
-                    for extra in itertools.product(*(range(r + 1) for r in rest))
-                    for jg in range(jokers + 1)
-                )
+                info = self.m.locked
+                masks = tuple(sorted(sum(1 << c for c in info[j].reals) for j in locked))
+                shared = (g, rest, jokers, masks)
+                ok = _LOCKED_OK.get(shared)
+                if ok is None:
+                    ok = any(
+                        _plan_groups([*g, *extra], jg, locked, info) is not None
+                        for extra in itertools.product(*(range(r + 1) for r in rest))
+                        for jg in range(jokers + 1)
+                    )
+                    if len(_LOCKED_OK) > 50_000:
+                        _LOCKED_OK.clear()
+                    _LOCKED_OK[shared] = ok
             self.g_ok[key] = ok
         return ok
 
@@ -779,6 +789,7 @@ class _Search:
 
 
 _PLAIN: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+_LOCKED_OK: dict[tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]], bool] = {}
 
 
 def _attach(sets: list[_FaceSet], jokers: int, avoid: Counter[tuple[int, ...]]) -> bool:
