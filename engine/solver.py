@@ -223,9 +223,10 @@ class _Tables:
         # colours of the number could add (``rests`` id) and the jokers, packed in one int.
         self.rests: dict[tuple[int, ...], int] = {}
         self.feasible: dict[int, bool] = {}
+        self.steps: dict[tuple[int, ...], list[_Step]] = {}
 
     def big(self) -> bool:
-        return len(self.stab) + len(self.shared) > 100_000
+        return len(self.stab) + len(self.shared) + len(self.steps) > 100_000
 
 
 _LOCAL = threading.local()
@@ -298,11 +299,16 @@ class _Search:
             >= 3
             for n in range(15)
         ]
-        # Per colour stage: the id of what the later colours of its number hold (see _Tables).
+        # Per colour stage: the id of what the later colours of its number hold (see _Tables),
+        # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
         self.rid = [0] * 66
+        self.base = [0] * 66
+        self.reach = [0] * 66
         for s in range(65):
             if s % 5 < 4:
+                self.base[s] = model.table_count[s % 5][s // 5 + 1] * model.weight[s // 5 + 1]
+                self.reach[s] = model.bound[s + 1]
                 rest = tuple(model.avail[c][s // 5 + 1] for c in range(s % 5 + 1, 4))
                 rid = tables.rests.get(rest)
                 if rid is None:
@@ -346,18 +352,28 @@ class _Search:
             if found is None:
                 found = cache[shared] = _ready(self._options(c, n, slots, jl), self.tables)
             options = found
+            # So are their steps, apart from two constants of the position (see ``best``).
+            w = m.weight[n]
+            supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
+            supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+            jw = m.joker_weight[n]
+            step_key = (id(found), n, c, sid, jl, w, jw, m.max_joker_weight, supply1, supply2)
+            kept = self.tables.steps.get(step_key)
+            if kept is None:
+                kept = self.tables.steps[step_key] = self._steps(c, n, sid, jl, found)
+            self.colour_cache[key] = kept
+            return kept
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
-        """Precompute what the search needs per option: its gain, the bound it can reach, the
-        packed state change."""
+        """Precompute what the search needs per option: its gain counting every tile it puts in
+        a set, that gain plus what the jokers left could add, the packed state change. ``best``
+        takes off the table tiles (``base``) and adds what the rest of the rack could add."""
         m = self.m
         w = m.weight[n]
         jw = m.joker_weight[n]
-        base = m.table_count[c][n] * w
-        reach = m.bound[(n - 1) * 5 + c + 1]
         mjw = m.max_joker_weight
         shift = _SB * c
         last = n == 13
@@ -371,11 +387,11 @@ class _Search:
                 continue
             if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
                 continue
-            gain = used * w - base + free * jw
+            gain = used * w + free * jw
             jl2 = jl - free
             steps.append(
                 (
-                    gain + reach + jl2 * mjw,
+                    gain + jl2 * mjw,
                     gain,
                     (nsid - sid) << shift,
                     jl2,
@@ -594,16 +610,20 @@ class _Search:
             g_ok = self.g_ok
             feasible = self.feasible
             rid = self.rid[s]
+            base = self.base[s]
+            off = self.reach[s] - base
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
             for opt in self.colour_options(c, n, sid, jl):
                 total, gain, delta, jl2, gc, vadd, _, _ = opt
                 target = need if need > result else result + 1
+                total += off
                 if total < target:
                     if total > upper:
                         upper = total
                     break
+                gain -= base
                 want = target - gain
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
