@@ -1107,7 +1107,7 @@ def _assign(
         return None
 
     # Locked jokers and their witnesses first.
-    for si, s in enumerate(sets):
+    for si, s in enumerate(sets if model.locked else ()):
         for i, (_, it) in enumerate(s):
             if it[0] != "L":
                 continue
@@ -1318,6 +1318,7 @@ class _Direction:
     required: list[Tile]
     search: _Search
     back: dict[int, Tile] | None  # id of a mirrored tile -> real tile
+    sigs: list[tuple[int, ...]] | None = None  # the table's set signatures, once computed
 
 
 def _direction(
@@ -1443,7 +1444,8 @@ def _placed_deferred(way: _Direction) -> bool:
     sets = search.arrangement()
     if not search.leftover:
         return True
-    avoid = Counter(_table_signatures(way.table, search.m))
+    way.sigs = _table_signatures(way.table, search.m)
+    avoid = Counter(way.sigs)
     return _attach(sets, search.leftover, avoid)
 
 
@@ -1458,7 +1460,7 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     model = search.m
     table = way.table
     sets = search.arrangement()
-    sigs = _table_signatures(table, model)
+    sigs = way.sigs if way.sigs is not None else _table_signatures(table, model)
     if table:
         sets = _split_runs(sets, Counter(sigs), model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
