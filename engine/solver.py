@@ -57,7 +57,8 @@ _JOKER_NEXT = (0, 2, 3, 3, 5, 6, 6)
 _CODE = 7  # low 3 bits of a slot: the code
 _K_SHIFT = 3  # next 4 bits: the number of the latest real tile when it matters for a joker
 _T_BIT = 1 << 7  # started with a free joker: must run on to 13 (else the joker goes at the end)
-_P_SHIFT = 8  # higher bits: locked jokers waiting for a real tile of their original run
+_X_BIT = 1 << 8  # ends in free jokers added to a finished run: may not end so (they are deferred)
+_P_SHIFT = 9  # higher bits: locked jokers waiting for a real tile of their original run
 
 # A run item: ("R", None) real, ("F", None) free joker, ("L", joker id) locked table joker.
 _Item = tuple[str, int]
@@ -111,6 +112,7 @@ class _Model:
         opening: bool,
         threshold: int,
         mirrored: bool = False,
+        defer: bool = True,
     ) -> None:
         self.must = [[0] * 15 for _ in range(4)]
         self.opt = [[0] * 15 for _ in range(4)]
@@ -159,6 +161,10 @@ class _Model:
                 self.weight[n] = _BIG + points
                 self.joker_weight[n] = _BIG + joker_points
         self.max_joker_weight = max(self.joker_weight)
+        # Outside the opening a free joker scores the same wherever it goes, so one that would
+        # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
+        self.defer = defer and not opening and self.must_jokers == 0 and self.free_jokers > 0
+        self.defer_weight = self.joker_weight[1] if self.defer else 0
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
@@ -213,9 +219,14 @@ class _Tables:
         self.gsum: list[int] = [0]
         self.gnext: dict[int, int] = {}
         self.shared: dict[tuple[object, ...], list[_Ready]] = {}
+        # Group feasibility without table jokers: the counts so far (id), what the remaining
+        # colours of the number could add (``rests`` id) and the jokers, packed in one int.
+        self.rests: dict[tuple[int, ...], int] = {}
+        self.feasible: dict[int, bool] = {}
+        self.steps: dict[tuple[int, ...], list[_Step]] = {}
 
     def big(self) -> bool:
-        return len(self.stab) + len(self.shared) > 100_000
+        return len(self.stab) + len(self.shared) + len(self.steps) > 100_000
 
 
 _LOCAL = threading.local()
@@ -239,7 +250,7 @@ def _ready(options: list[_Option], tables: _Tables) -> list[_Ready]:
             stab.append(state)
         short = sum(1 for x in state if (x & _CODE) not in (3, 6))
         ones = sum(1 for x in state if (x & _CODE) in (1, 4))
-        closed = all((x & _CODE) == 3 and not x >> _P_SHIFT for x in state)
+        closed = all((x & _CODE) == 3 and not x >> (_P_SHIFT - 1) for x in state)
         out.append((sid, used, free, gc, acts, starts, short, ones, closed))
     return out
 
@@ -254,6 +265,8 @@ class _Search:
             model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
         )
         self.memo: dict[_Key5, tuple[int, object]] = {}
+        self.sets: list[list[tuple[Face, _Item]]] | None = None
+        self.leftover = 0
         self.nodes = 0
         self.limit: int | None = None
         # Interned group-count tuples (id 0 is the empty tuple).
@@ -286,6 +299,22 @@ class _Search:
             >= 3
             for n in range(15)
         ]
+        # Per colour stage: the id of what the later colours of its number hold (see _Tables),
+        # the weight of its table tiles and what the rack tiles after it could add.
+        self.feasible = tables.feasible
+        self.rid = [0] * 66
+        self.base = [0] * 66
+        self.reach = [0] * 66
+        for s in range(65):
+            if s % 5 < 4:
+                self.base[s] = model.table_count[s % 5][s // 5 + 1] * model.weight[s // 5 + 1]
+                self.reach[s] = model.bound[s + 1]
+                rest = tuple(model.avail[c][s // 5 + 1] for c in range(s % 5 + 1, 4))
+                rid = tables.rests.get(rest)
+                if rid is None:
+                    rid = tables.rests[rest] = len(tables.rests)
+                    assert rid < 256  # a count per colour (0-4) for at most three colours
+                self.rid[s] = rid
         # Stages ``skip`` might step over: a colour stage with no tile or table joker, or a
         # group stage of a number without table jokers.
         self.may_skip = [
@@ -316,24 +345,35 @@ class _Search:
                 n <= 11,
                 self.group_ok[n],
                 (13 - n) - self.cover[c][n + 1],
+                m.defer,
             )
             cache = self.tables.shared
             found = cache.get(shared)
             if found is None:
                 found = cache[shared] = _ready(self._options(c, n, slots, jl), self.tables)
             options = found
+            # So are their steps, apart from two constants of the position (see ``best``).
+            w = m.weight[n]
+            supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
+            supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+            jw = m.joker_weight[n]
+            step_key = (id(found), n, c, sid, jl, w, jw, m.max_joker_weight, supply1, supply2)
+            kept = self.tables.steps.get(step_key)
+            if kept is None:
+                kept = self.tables.steps[step_key] = self._steps(c, n, sid, jl, found)
+            self.colour_cache[key] = kept
+            return kept
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
-        """Precompute what the search needs per option: its gain, the bound it can reach, the
-        packed state change."""
+        """Precompute what the search needs per option: its gain counting every tile it puts in
+        a set, that gain plus what the jokers left could add, the packed state change. ``best``
+        takes off the table tiles (``base``) and adds what the rest of the rack could add."""
         m = self.m
         w = m.weight[n]
         jw = m.joker_weight[n]
-        base = m.table_count[c][n] * w
-        reach = m.bound[(n - 1) * 5 + c + 1]
         mjw = m.max_joker_weight
         shift = _SB * c
         last = n == 13
@@ -347,11 +387,11 @@ class _Search:
                 continue
             if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
                 continue
-            gain = used * w - base + free * jw
+            gain = used * w + free * jw
             jl2 = jl - free
             steps.append(
                 (
-                    gain + reach + jl2 * mjw,
+                    gain + jl2 * mjw,
                     gain,
                     (nsid - sid) << shift,
                     jl2,
@@ -362,7 +402,10 @@ class _Search:
                 )
             )
         # Most promising first; the search stops at the first step that cannot reach its aim.
-        steps.sort(key=lambda step: -step[0])
+        # The options come sorted by reals used: when a joker weighs the same at every number
+        # (outside the opening) that is already the order of their totals.
+        if jw != mjw:
+            steps.sort(key=lambda step: -step[0])
         return steps
 
     def g_next(self, gid: int, gc: int, canon: bool) -> int:
@@ -394,12 +437,22 @@ class _Search:
             if self.canon[n]:
                 ok = _plain_feasible(g, rest, jokers)
             else:
+                # Only the colours of each table joker's original group matter, not which
+                # joker it is: the answer is kept for the process.
                 locked = list(self.locked_at[n])
-                ok = any(
-                    _plan_groups([*g, *extra], jg, locked, self.m.locked) is not None
-                    for extra in itertools.product(*(range(r + 1) for r in rest))
-                    for jg in range(jokers + 1)
-                )
+                info = self.m.locked
+                masks = tuple(sorted(sum(1 << c for c in info[j].reals) for j in locked))
+                shared = (g, rest, jokers, masks)
+                ok = _LOCKED_OK.get(shared)
+                if ok is None:
+                    ok = any(
+                        _plan_groups([*g, *extra], jg, locked, info) is not None
+                        for extra in itertools.product(*(range(r + 1) for r in rest))
+                        for jg in range(jokers + 1)
+                    )
+                    if len(_LOCKED_OK) > 50_000:
+                        _LOCKED_OK.clear()
+                    _LOCKED_OK[shared] = ok
             self.g_ok[key] = ok
         return ok
 
@@ -413,6 +466,7 @@ class _Search:
         real_slot = k_here << _K_SHIFT
         can_start = n <= 11
         group_ok = self.group_ok[n]
+        defer = m.defer
         out: list[_Option] = []
         seen: set[tuple[tuple[int, ...], int, int, int]] = set()
         new: list[int] = []
@@ -457,7 +511,7 @@ class _Search:
             k = (s >> _K_SHIFT) & 15
             pend = s >> _P_SHIFT
             tbit = s & _T_BIT
-            if code == 3 and not pend and not tbit:
+            if code == 3 and not pend and not tbit and not s & _X_BIT:
                 acts.append((None, 0))
                 rec(i + 1, real, free, lock_left, True)
                 acts.pop()
@@ -480,6 +534,8 @@ class _Search:
             nxt = _JOKER_NEXT[code] | (k << _K_SHIFT) | tbit
             if free < jl:
                 x = nxt | (pend << _P_SHIFT)
+                if defer and code == 3 and not tbit:
+                    x |= _X_BIT
                 new.append(x)
                 acts.append((("F", 0), x))
                 rec(i + 1, real, free + 1, lock_left, ended)
@@ -534,7 +590,7 @@ class _Search:
         m = self.m
         if s == 65:
             ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
-            result = 0 if ok else _NEG
+            result = jl * m.defer_weight if ok else _NEG
             memo[key] = (result, True)
             return result
         bound = m.bound[s] + jl * m.max_joker_weight
@@ -552,23 +608,35 @@ class _Search:
             canon = self.canon[n]
             gnext = self.gnext
             g_ok = self.g_ok
+            feasible = self.feasible
+            rid = self.rid[s]
+            base = self.base[s]
+            off = self.reach[s] - base
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
             for opt in self.colour_options(c, n, sid, jl):
                 total, gain, delta, jl2, gc, vadd, _, _ = opt
                 target = need if need > result else result + 1
+                total += off
                 if total < target:
                     if total > upper:
                         upper = total
                     break
+                gain -= base
                 want = target - gain
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
                     new_gid = self.g_next(gid, gc, canon)
-                fits = g_ok.get((new_gid, n, jl2))
-                if fits is None:
-                    fits = self.g_feasible(new_gid, n, jl2)
+                if canon:
+                    fkey = (((new_gid << 8) | rid) << 3) | jl2
+                    fits = feasible.get(fkey)
+                    if fits is None:
+                        fits = feasible[fkey] = self.g_feasible(new_gid, n, jl2)
+                else:
+                    fits = g_ok.get((new_gid, n, jl2))
+                    if fits is None:
+                        fits = self.g_feasible(new_gid, n, jl2)
                 if not fits:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
@@ -592,7 +660,11 @@ class _Search:
             locked = self.locked_at[n]
             jw = m.joker_weight[n]
             has_real = self.gsum[gid] > 0
-            for jg in range(jl, -1, -1):
+            # With deferred jokers only the fewest that make legal groups are worth trying:
+            # one more would only lengthen a group, and can go there at the end.
+            defer = m.defer
+            tried = False
+            for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
                 if self.canon[n]:
@@ -600,6 +672,9 @@ class _Search:
                         continue
                 elif self.group_plan(gid, n, jg) is None:
                     continue
+                if tried:
+                    break
+                tried = defer
                 new_val = val
                 if m.threshold:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
@@ -669,7 +744,10 @@ class _Search:
     # -- reconstruction -------------------------------------------------------------------------
 
     def arrangement(self) -> list[list[tuple[Face, _Item]]]:
-        """Walk the stored choices from the start and return the sets as (face, item) lists."""
+        """Walk the stored choices from the start and return the sets as (face, item) lists
+        (once; ``leftover`` is then the number of deferred free jokers)."""
+        if self.sets is not None:
+            return self.sets
         m = self.m
         sets: list[list[tuple[Face, _Item]]] = []
         runs: list[list[tuple[int, list[tuple[Face, _Item]]]]] = [[], [], [], []]
@@ -725,10 +803,45 @@ class _Search:
             s += 1
         for c in range(4):
             sets.extend(run for _, run in runs[c])
+        self.sets = sets
+        self.leftover = jl
         return sets
 
 
 _PLAIN: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+_LOCKED_OK: dict[tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]], bool] = {}
+
+
+def _attach(sets: list[_FaceSet], jokers: int, avoid: Counter[tuple[int, ...]]) -> bool:
+    """Add ``jokers`` deferred free jokers where they only lengthen a set (a run's top end, else
+    its bottom end; a group of three), in sets without table jokers, sets equal to a starting set
+    last. False if they do not all fit (the caller then searches without deferring)."""
+    order = sorted(range(len(sets)), key=lambda i: avoid[_signature(sets[i])] > 0)
+    for i in order:
+        if not jokers:
+            break
+        items = sets[i]
+        if any(it[0] == "L" for _, it in items):
+            continue
+        low = items[0][0]
+        high = items[-1][0]
+        if low.number == high.number:
+            if len(items) == 3:
+                items.append((_FACES[4][low.number], ("F", 0)))
+                jokers -= 1
+            continue
+        faces = _FACES[_CID[id(low.color)] - 1]
+        top = high.number
+        while jokers and top < 13:
+            top += 1
+            items.append((faces[top], ("F", 0)))
+            jokers -= 1
+        bottom = low.number
+        while jokers and bottom > 1:
+            bottom -= 1
+            items.insert(0, (faces[bottom], ("F", 0)))
+            jokers -= 1
+    return jokers == 0
 
 
 def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
@@ -994,7 +1107,7 @@ def _assign(
         return None
 
     # Locked jokers and their witnesses first.
-    for si, s in enumerate(sets):
+    for si, s in enumerate(sets if model.locked else ()):
         for i, (_, it) in enumerate(s):
             if it[0] != "L":
                 continue
@@ -1095,16 +1208,17 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
 
 
 def _metrics(
-    table: Sequence[Meld], final: Sequence[Meld], origin: dict[Tile, int]
+    table: Sequence[Meld], final: Sequence[Meld], origin: dict[int, int]
 ) -> tuple[int, int]:
     """(starting sets still whole, table tiles that left the biggest part of their set);
-    ``origin`` maps each table tile to the index of its starting set."""
+    ``origin`` maps the ``id`` of each table tile to the index of its starting set (the final
+    sets hold the very same tile objects; hashing a tile by value runs Python code)."""
     biggest = [0] * len(table)
     whole = [False] * len(table)
     for meld in final:
         counts: dict[int, int] = {}
         for tile in meld.tiles:
-            i = origin.get(tile)
+            i = origin.get(id(tile))
             if i is not None:
                 counts[i] = counts.get(i, 0) + 1
         for i, k in counts.items():
@@ -1117,13 +1231,13 @@ def _metrics(
     return kept, moved
 
 
-def _order(table: Sequence[Meld], final: list[Meld], origin: dict[Tile, int]) -> list[Meld]:
+def _order(table: Sequence[Meld], final: list[Meld], origin: dict[int, int]) -> list[Meld]:
     """Table order first (each starting set's biggest part where it was), new sets last."""
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
         counts: dict[int, int] = {}
         for tile in meld.tiles:
-            i = origin.get(tile)
+            i = origin.get(id(tile))
             if i is not None:
                 counts[i] = counts.get(i, 0) + 1
         if not counts:
@@ -1203,7 +1317,8 @@ class _Direction:
     optional: list[Tile]
     required: list[Tile]
     search: _Search
-    back: dict[Tile, Tile] | None  # mirrored tile -> real tile
+    back: dict[int, Tile] | None  # id of a mirrored tile -> real tile
+    sigs: list[tuple[int, ...]] | None = None  # the table's set signatures, once computed
 
 
 def _direction(
@@ -1215,10 +1330,12 @@ def _direction(
     opening: bool,
     threshold: int,
     mirrored: bool,
+    defer: bool = True,
 ) -> _Direction:
-    back: dict[Tile, Tile] | None = None
+    back: dict[int, Tile] | None = None
     if mirrored:
-        back = {_flip(t): t for t in [*(t for m in table for t in m.tiles), *optional, *required]}
+        everything = [*(t for m in table for t in m.tiles), *optional, *required]
+        back = {id(_flip(t)): t for t in everything}
         table = [_mirror(m) for m in table]
         optional = [_flip(t) for t in optional]
         required = [_flip(t) for t in required]
@@ -1230,6 +1347,7 @@ def _direction(
         opening=opening,
         threshold=threshold,
         mirrored=mirrored,
+        defer=defer,
     )
     _useless(model)
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
@@ -1245,6 +1363,7 @@ def _optimum(
     threshold: int,
     target: int | None = None,
     cap: list[int] | None = None,
+    defer: bool = True,
 ) -> tuple[int, _Direction] | None:
     """The optimum score and the search that found it (``_finish`` builds the sets holding
     ``table`` plus the placed rack tiles); None when no rack tile can be played.
@@ -1255,12 +1374,15 @@ def _optimum(
     (numbers read 13..1) with a budget that doubles, and the first to finish wins.
 
     With ``target`` only a table worth at least that much counts (None otherwise); ``cap`` is a
-    node allowance shared by several calls (its one item is decreased; None when it runs out)."""
-    options = {"objective": objective, "opening": opening, "threshold": threshold}
+    node allowance shared by several calls (its one item is decreased; None when it runs out).
+
+    Free jokers left over by a deferring search are added to the sets it found; in the rare case
+    that they do not fit, the search runs again with every joker placed inside it."""
+    options = {"objective": objective, "opening": opening, "threshold": threshold, "defer": defer}
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
         return _found(way, way.search.run(target))
-    flip = False
+    flip = _start_high(table, optional, required)
     ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
     budget = _RACE_BUDGET
     while True:
@@ -1277,11 +1399,25 @@ def _optimum(
             finally:
                 if cap is not None:
                     cap[0] -= way.search.nodes - before
-            return _found(way, score)
+            found = _found(way, score)
+            if found is not None and way.search.m.defer and not _placed_deferred(way):
+                options["defer"] = False
+                return _optimum(table, optional, required, target=target, cap=cap, **options)  # type: ignore[arg-type]
+            return found
         if len(ways) == 1:
             ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
         else:
             budget *= 2
+
+
+def _start_high(table: Sequence[Meld], optional: Sequence[Tile], required: Sequence[Tile]) -> bool:
+    """Whether to read the numbers 13..1 first: when the faces present lean to low numbers.
+    The search is usually faster from the sparser end (measured on self-play and synthetic
+    positions: about a quarter fewer nodes than always starting at 1); the race still covers a
+    wrong guess."""
+    faces = {(id(t.color), t.number) for m in table for t in m.tiles if t.color is not None}
+    faces.update((id(t.color), t.number) for t in (*optional, *required) if t.color is not None)
+    return sum(n for _, n in faces) < 7 * len(faces)
 
 
 def _core(
@@ -1302,6 +1438,17 @@ def _core(
         return None if found is None else (found[0], _finish(found[1], table))
 
 
+def _placed_deferred(way: _Direction) -> bool:
+    """Add the free jokers the search left for the end to its sets; False if they do not fit."""
+    search = way.search
+    sets = search.arrangement()
+    if not search.leftover:
+        return True
+    way.sigs = _table_signatures(way.table, search.m)
+    avoid = Counter(way.sigs)
+    return _attach(sets, search.leftover, avoid)
+
+
 def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
     if score == _NEG or (score <= 0 and not way.required):
         return None
@@ -1313,26 +1460,50 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     model = search.m
     table = way.table
     sets = search.arrangement()
-    sigs = _table_signatures(table, model)
+    sigs = way.sigs if way.sigs is not None else _table_signatures(table, model)
     if table:
         sets = _split_runs(sets, Counter(sigs), model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
             sets = _regroup(sets, table, model)
     chosen = _assign(sets, table, sigs, model, way.required, way.optional)
-    melds = [_build(s, t) for s, t in zip(sets, chosen, strict=True)]
-    if way.back is not None:
-        back = way.back
-        on_table = {t for m in real_table for t in m.tiles if t.is_joker}
-        melds = [_tidy(_unmirror(m, back), on_table) for m in melds]
+    # A starting set that comes back with the same tiles in the same order is that set.
+    same = {tuple(map(id, m.tiles)): real_table[i] for i, m in enumerate(table)}
+    back = way.back
+    on_table = set() if back is None else {t for m in real_table for t in m.tiles if t.is_joker}
+    melds: list[Meld] = []
+    for items, tiles in zip(sets, chosen, strict=True):
+        kept = same.get(tuple(map(id, tiles))) if same else None
+        if kept is not None:
+            melds.append(kept)
+        elif back is None:
+            melds.append(_build(items, tiles))
+        else:
+            melds.append(_tidy(_unmirror(_build(items, tiles), back), on_table))
     return melds
 
 
+# Mirrored tiles and faces, made once for the process (keys by colour identity: hashing a tile
+# or a Color runs Python code). Tiles and faces are immutable, so sharing them is safe.
+_FLIPPED: dict[tuple[int, int, int], Tile] = {}
+_FLIPPED_FACE: dict[tuple[int, int], Face] = {}
+
+
 def _flip(tile: Tile) -> Tile:
-    return tile if tile.is_joker else Tile(tile.color, 14 - tile.number, tile.copy)
+    if tile.color is None:
+        return tile
+    key = (id(tile.color), tile.number, tile.copy)
+    flipped = _FLIPPED.get(key)
+    if flipped is None:
+        flipped = _FLIPPED[key] = Tile(tile.color, 14 - tile.number, tile.copy)
+    return flipped
 
 
 def _flip_face(face: Face) -> Face:
-    return Face(face.color, 14 - face.number)
+    key = (id(face.color), face.number)
+    flipped = _FLIPPED_FACE.get(key)
+    if flipped is None:
+        flipped = _FLIPPED_FACE[key] = Face(face.color, 14 - face.number)
+    return flipped
 
 
 def _mirror(meld: Meld) -> Meld:
@@ -1343,8 +1514,8 @@ def _mirror(meld: Meld) -> Meld:
     return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
 
 
-def _unmirror(meld: Meld, back: dict[Tile, Tile]) -> Meld:
-    pairs = [(back[t], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
+def _unmirror(meld: Meld, back: dict[int, Tile]) -> Meld:
+    pairs = [(back[id(t)], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
     if meld.kind is MeldKind.RUN:
         pairs.reverse()
     return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
@@ -1483,7 +1654,7 @@ def _solve(
                     break
         if last is not None:
             new_melds = _finish(*last)
-    origin = {t: i for i, m in enumerate(table) for t in m.tiles}
+    origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
     if opening:
         final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
     else:
@@ -1498,7 +1669,7 @@ def _solve(
             if again is None:
                 return None
             final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
-    placed = sort_tiles(t for m in final for t in m.tiles if t not in origin)
+    placed = sort_tiles(t for m in final for t in m.tiles if id(t) not in origin)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )

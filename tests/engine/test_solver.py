@@ -200,3 +200,31 @@ def test_threads_solving_at_once_get_the_same_answers_and_leave_gc_as_it_was() -
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_jokers_left_for_the_end_lengthen_a_set_with_room() -> None:
+    table, rack = position(
+        "R13 K13 B13 O13 / O1 O2 O3 O4 O5 O6 O7 O8 O9 O10 O11 O12 O13", "J K5 B5 O5"
+    )
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert sol.tiles == 4 and sol.kept == 2
+    table, rack = position("R13 K13 B13 O13", "J J R5 R6")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert sol.tiles == 4 and sol.kept == 1
+
+
+def test_jokers_with_no_set_to_lengthen_are_placed_by_a_full_search() -> None:
+    run = " ".join(f"R{n}" for n in range(1, 14))
+    table, rack = position(run, "J J")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert sol.tiles == 2
+    assert texts(sol.melds) == [run[3:], "R1 J=1 J=1"]
+    table, rack = position(run, "J")
+    sol = solve(table, rack)
+    assert sol is not None and check(table, rack, sol) is None
+    assert texts(sol.melds) == [" ".join(f"R{n}" for n in range(1, 12)), "J=R11 R12 R13"]
+    table, rack = position("R13 K13 B13 O13", "J")
+    assert solve(table, rack) is None
