@@ -223,7 +223,15 @@ class _Tables:
         # colours of the number could add (``rests`` id) and the jokers, packed in one int.
         self.rests: dict[tuple[int, ...], int] = {}
         self.feasible: dict[int, bool] = {}
-        self.steps: dict[tuple[int, ...], list[_Step]] = {}
+        self.steps: dict[tuple[object, ...], list[_Step]] = {}
+        self.slot_flags: list[bool] = []
+
+    def locked_slots(self, sid: int) -> bool:
+        """Whether the open runs ``sid`` hold a table joker still waiting for a real tile."""
+        flags = self.slot_flags
+        while len(flags) <= sid:
+            flags.append(any(x >> _P_SHIFT for x in self.stab[len(flags)]))
+        return flags[sid]
 
     def big(self) -> bool:
         return len(self.stab) + len(self.shared) + len(self.steps) > 100_000
@@ -276,7 +284,8 @@ class _Search:
         self.gtab = tables.gtab
         self.gsum = tables.gsum
         self.gnext = tables.gnext
-        self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
+        self.colour_cache: dict[int, list[_Step]] = {}
+        self.stage_consts: list[tuple[tuple[int, ...] | None, tuple[int, ...]] | None] = [None] * 65
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -324,48 +333,62 @@ class _Search:
 
     # -- colour stage ---------------------------------------------------------------------------
 
-    def colour_options(self, c: int, n: int, sid: int, jl: int) -> list[_Step]:
-        key = (c, n, sid, jl)
+    def colour_options(self, s: int, sid: int, jl: int) -> list[_Step]:
+        key = (sid << 12) | (jl << 7) | s
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        slots = self.stab[sid]
-        m = self.m
-        if (c, n) in m.locked_run or any(x >> _P_SHIFT for x in slots):
-            options = _ready(self._options(c, n, slots, jl), self.tables)
-        else:
+        consts = self.stage_consts[s]
+        if consts is None:
+            consts = self.stage_consts[s] = self._stage_consts(s)
+        if consts[0] is not None and not self.tables.locked_slots(sid):
             # Without table jokers involved the options depend on a few numbers only: share
             # them between calls.
-            shared = (
-                slots,
-                jl,
-                m.must[c][n],
-                m.opt[c][n],
-                n if n in m.watch[c] else 0,
-                n <= 11,
-                self.group_ok[n],
-                (13 - n) - self.cover[c][n + 1],
-                m.defer,
-            )
-            cache = self.tables.shared
-            found = cache.get(shared)
+            tables = self.tables
+            shared = (sid, jl, consts[0])
+            found = tables.shared.get(shared)
             if found is None:
-                found = cache[shared] = _ready(self._options(c, n, slots, jl), self.tables)
-            options = found
+                n = s // 5 + 1
+                found = tables.shared[shared] = _ready(
+                    self._options(s % 5, n, self.stab[sid], jl), tables
+                )
             # So are their steps, apart from two constants of the position (see ``best``).
-            w = m.weight[n]
-            supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
-            supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
-            jw = m.joker_weight[n]
-            step_key = (id(found), n, c, sid, jl, w, jw, m.max_joker_weight, supply1, supply2)
-            kept = self.tables.steps.get(step_key)
+            step_key = (id(found), sid, jl, consts[1])
+            kept = tables.steps.get(step_key)
             if kept is None:
-                kept = self.tables.steps[step_key] = self._steps(c, n, sid, jl, found)
+                kept = tables.steps[step_key] = self._steps(s % 5, s // 5 + 1, sid, jl, found)
             self.colour_cache[key] = kept
             return kept
+        c = s % 5
+        n = s // 5 + 1
+        options = _ready(self._options(c, n, self.stab[sid], jl), self.tables)
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
+
+    def _stage_consts(self, s: int) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
+        """What the options of colour stage ``s`` depend on, besides the open runs and the
+        jokers left (None when a table joker stands at that face), and what their steps add."""
+        m = self.m
+        c = s % 5
+        n = s // 5 + 1
+        w = m.weight[n]
+        supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
+        supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+        jw = m.joker_weight[n]
+        steps = (n, c, w, jw, m.max_joker_weight, supply1, supply2)
+        if (c, n) in m.locked_run:
+            return None, steps
+        options = (
+            m.must[c][n],
+            m.opt[c][n],
+            n if n in m.watch[c] else 0,
+            n <= 11,
+            self.group_ok[n],
+            (13 - n) - self.cover[c][n + 1],
+            m.defer,
+        )
+        return options, steps
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
         """Precompute what the search needs per option: its gain counting every tile it puts in
@@ -615,7 +638,7 @@ class _Search:
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
-            for opt in self.colour_options(c, n, sid, jl):
+            for opt in self.colour_options(s, sid, jl):
                 total, gain, delta, jl2, gc, vadd, _, _ = opt
                 target = need if need > result else result + 1
                 total += off
@@ -1074,9 +1097,25 @@ def _assign(
     model: _Model,
     rack_required: Sequence[Tile],
     rack_optional: Sequence[Tile],
-) -> list[list[Tile | None]]:
+) -> tuple[list[list[Tile | None]], list[int]]:
     """Choose physical tiles for every face: table sets that can stay whole stay whole, each
-    locked joker gets a real tile of its own set beside it, rack tiles fill the rest."""
+    locked joker gets a real tile of its own set beside it, rack tiles fill the rest.
+
+    Also returns, per set, the index of the starting set it equals (-1 if none): such a set
+    takes that set's tiles wholesale (its table jokers are its own, so no other set needs a
+    witness from it) and ``_finish`` returns the starting set itself."""
+    # Sets equal to a starting set claim it first, before any other tile is chosen.
+    wanted: dict[tuple[int, ...], list[int]] = {}
+    for index, sig in enumerate(sigs):
+        wanted.setdefault(sig, []).append(index)
+    whole = [-1] * len(sets)
+    claimed = [False] * len(table)
+    set_sigs = [_signature(s) for s in sets] if table else []
+    for si, sig in enumerate(set_sigs):
+        options = wanted.get(sig)
+        if options:
+            whole[si] = home = options.pop(0)
+            claimed[home] = True
     origin: dict[Tile, int] = {}
     if model.locked:
         origin = {tile: index for index, meld in enumerate(table) for tile in meld.tiles}
@@ -1084,6 +1123,8 @@ def _assign(
     cid = _CID
     pool: dict[int, list[tuple[Tile, int]]] = {}
     for index, meld in enumerate(table):
+        if claimed[index]:
+            continue
         for tile in meld.tiles:
             if tile.color is not None:
                 pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append((tile, index))
@@ -1096,6 +1137,8 @@ def _assign(
             rack_pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append(tile)
     chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
     codes = [[f.number * 8 + cid[id(f.color)] for f, _ in s] for s in sets]
+    # Rack tiles of claimed sets' faces are never needed (a claimed set holds table tiles only).
+    open_sets = [si for si in range(len(sets)) if whole[si] < 0]
 
     def take(face: int, meld_index: int | None) -> Tile | None:
         tiles = pool.get(face)
@@ -1107,7 +1150,8 @@ def _assign(
         return None
 
     # Locked jokers and their witnesses first.
-    for si, s in enumerate(sets if model.locked else ()):
+    for si in open_sets if model.locked else ():
+        s = sets[si]
         for i, (_, it) in enumerate(s):
             if it[0] != "L":
                 continue
@@ -1129,28 +1173,20 @@ def _assign(
                 if witness is not None:
                     chosen[si][k] = witness
                     break
-    # Then whole table sets, then each set's "home" set, then any table tile, then the rack.
-    wanted: dict[tuple[int, ...], list[int]] = {}
-    for index, sig in enumerate(sigs):
-        wanted.setdefault(sig, []).append(index)
-    homes: list[int | None] = []
-    for si, s in enumerate(sets):
-        home: int | None = None
-        options = wanted.get(_signature(s), [])
-        if options:
-            home = options.pop(0)
-        else:
-            counts: Counter[int] = Counter()
-            for k, (_, it) in enumerate(s):
-                if it[0] == "R":
-                    for _, index in pool.get(codes[si][k], []):
-                        counts[index] += 1
-                        break
-                elif it[0] == "L":
-                    counts[model.locked[it[1]].meld_index] += 1
-            if counts:
-                home = min(counts, key=lambda i: (-counts[i], i))
-        homes.append(home)
+    # Then each set's "home" set (the starting set it shares most with), any table tile, the rack.
+    homes: list[int | None] = [None] * len(sets)
+    for si in open_sets:
+        counts: dict[int, int] = {}
+        for (_, it), code in zip(sets[si], codes[si], strict=True):
+            if it[0] == "R":
+                for _, index in pool.get(code, ()):
+                    counts[index] = counts.get(index, 0) + 1
+                    break
+            elif it[0] == "L":
+                index = model.locked[it[1]].meld_index
+                counts[index] = counts.get(index, 0) + 1
+        if counts:
+            homes[si] = min(counts, key=lambda i: (-counts[i], i))
 
     home_faces: dict[int, list[int]] = {}
 
@@ -1171,24 +1207,24 @@ def _assign(
                 shared += 1
         return -shared
 
-    for si in sorted(range(len(sets)), key=overlap):
+    for si in sorted(open_sets, key=overlap):
         if homes[si] is None:
             continue
         for k, (_, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
                 chosen[si][k] = take(codes[si][k], homes[si])
-    for si, s in enumerate(sets):
-        for k, (_, it) in enumerate(s):
+    for si in open_sets:
+        for k, (_, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
                 chosen[si][k] = take(codes[si][k], None)
-    for si, s in enumerate(sets):
-        for k, (_, it) in enumerate(s):
+    for si in open_sets:
+        for k, (_, it) in enumerate(sets[si]):
             if chosen[si][k] is None:
                 if it[0] == "R":
                     chosen[si][k] = rack_pool[codes[si][k]].pop(0)
                 else:
                     chosen[si][k] = jokers.pop(0)
-    return chosen
+    return chosen, whole
 
 
 def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
@@ -1465,14 +1501,15 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
         sets = _split_runs(sets, Counter(sigs), model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
             sets = _regroup(sets, table, model)
-    chosen = _assign(sets, table, sigs, model, way.required, way.optional)
-    # A starting set that comes back with the same tiles in the same order is that set.
+    chosen, whole = _assign(sets, table, sigs, model, way.required, way.optional)
+    # A set equal to a starting set is that set; so is one that comes back with its tiles in
+    # the same order.
     same = {tuple(map(id, m.tiles)): real_table[i] for i, m in enumerate(table)}
     back = way.back
     on_table = set() if back is None else {t for m in real_table for t in m.tiles if t.is_joker}
     melds: list[Meld] = []
-    for items, tiles in zip(sets, chosen, strict=True):
-        kept = same.get(tuple(map(id, tiles))) if same else None
+    for items, tiles, home in zip(sets, chosen, whole, strict=True):
+        kept = real_table[home] if home >= 0 else same.get(tuple(map(id, tiles))) if same else None
         if kept is not None:
             melds.append(kept)
         elif back is None:
