@@ -41,7 +41,6 @@ from engine.tiles import (
     JOKER_VALUE_ON_RACK,
     Face,
     Tile,
-    sort_tiles,
     tiles_text,
 )
 
@@ -130,7 +129,7 @@ class _Model:
                     self._lock(tile, face, index, meld)
                 else:
                     assert tile.color is not None
-                    c = COLORS.index(tile.color)
+                    c = _CID[id(tile.color)] - 1
                     self.must[c][tile.number] += 1
                     self.table_count[c][tile.number] += 1
         self.free_jokers = 0
@@ -141,13 +140,13 @@ class _Model:
                 self.must_jokers += 1
             else:
                 assert tile.color is not None
-                self.must[COLORS.index(tile.color)][tile.number] += 1
+                self.must[_CID[id(tile.color)] - 1][tile.number] += 1
         for tile in optional:
             if tile.is_joker:
                 self.free_jokers += 1
             else:
                 assert tile.color is not None
-                self.opt[COLORS.index(tile.color)][tile.number] += 1
+                self.opt[_CID[id(tile.color)] - 1][tile.number] += 1
         # Weights: primary objective times _BIG plus the tie-break.
         self.weight = [0] * 15
         self.joker_weight = [0] * 15
@@ -953,6 +952,12 @@ _KIND = {"R": 0, "F": 1, "L": 2}
 _CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
 
 
+def _tile_key(tile: Tile) -> tuple[int, int, int]:
+    """``Tile.sort_key()`` without hashing the colour (colour, number, copy; jokers last)."""
+    c = _CID[id(tile.color)]
+    return (c - 1, tile.number, tile.copy) if c else (99, 99, tile.copy)
+
+
 def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
     """What a set is made of, up to which physical copy of a face is used: one int per item
     (number, colour, real / free joker / which table joker)."""
@@ -968,14 +973,14 @@ def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
 
 
 def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[int, ...]]:
-    ids = {lk.tile: lk.ident for lk in model.locked}
+    ids = {id(lk.tile): lk.ident for lk in model.locked}
     sigs = []
     for meld in table:
         items: list[tuple[Face, _Item]] = []
         for tile, face in zip(meld.tiles, meld.faces, strict=True):
             if tile.is_joker:
-                shown = face if meld.kind is MeldKind.RUN else Face(None, face.number)
-                items.append((shown, ("L", ids[tile])))
+                shown = face if meld.kind is MeldKind.RUN else _FACES[4][face.number]
+                items.append((shown, ("L", ids[id(tile)])))
             else:
                 items.append((face, ("R", 0)))
         sigs.append(_signature(items))
@@ -1035,7 +1040,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
             by_number.setdefault(s[0][0].number, []).append(s)
         else:
             others.append(s)
-    ids = {lk.tile: lk.ident for lk in model.locked}
+    ids = {id(lk.tile): lk.ident for lk in model.locked}
     out = list(others)
     for n, groups in by_number.items():
         g = [0, 0, 0, 0]
@@ -1045,7 +1050,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
             for face, it in grp:
                 if it[0] == "R":
                     assert face.color is not None
-                    g[COLORS.index(face.color)] += 1
+                    g[_CID[id(face.color)] - 1] += 1
                 elif it[0] == "L":
                     locked.append(it[1])
                 else:
@@ -1054,8 +1059,8 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
         for meld in table:
             if meld.kind is not MeldKind.GROUP or meld.number != n:
                 continue
-            cols = [COLORS.index(t.color) for t in meld.tiles if t.color is not None]
-            lks = [ids[t] for t in meld.tiles if t.is_joker]
+            cols = [_CID[id(t.color)] - 1 for t in meld.tiles if t.color is not None]
+            lks = [ids[id(t)] for t in meld.tiles if t.color is None]
             if any(g[c] < 1 for c in cols) or any(j not in locked for j in lks):
                 continue
             for c in cols:
@@ -1116,9 +1121,9 @@ def _assign(
         if options:
             whole[si] = home = options.pop(0)
             claimed[home] = True
-    origin: dict[Tile, int] = {}
+    origin: dict[int, int] = {}
     if model.locked:
-        origin = {tile: index for index, meld in enumerate(table) for tile in meld.tiles}
+        origin = {id(tile): index for index, meld in enumerate(table) for tile in meld.tiles}
     # Table tiles by face code, each with the index of its starting set.
     cid = _CID
     pool: dict[int, list[tuple[Tile, int]]] = {}
@@ -1166,7 +1171,7 @@ def _assign(
             for k in candidates:
                 held = chosen[si][k]
                 if held is not None:
-                    if origin.get(held) == info.meld_index:
+                    if origin.get(id(held)) == info.meld_index:
                         break
                     continue
                 witness = take(codes[si][k], info.meld_index)
@@ -1235,7 +1240,7 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
         # real tile shows the face it was chosen for).
         if is_run:
             return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
-        real.sort(key=Tile.sort_key)
+        real.sort(key=_tile_key)
         return Meld(tuple(real), tuple(t.face for t in real), MeldKind.GROUP)
     if is_run:
         pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
@@ -1277,9 +1282,9 @@ def _order(table: Sequence[Meld], final: list[Meld], origin: dict[int, int]) -> 
             if i is not None:
                 counts[i] = counts.get(i, 0) + 1
         if not counts:
-            return (len(table), 0, meld.tiles[0].sort_key())
+            return (len(table), 0, _tile_key(meld.tiles[0]))
         home = min(counts, key=lambda i: (-counts[i], i))
-        return (home, -counts[home], meld.tiles[0].sort_key())
+        return (home, -counts[home], _tile_key(meld.tiles[0]))
 
     return sorted(final, key=key)
 
@@ -1693,7 +1698,7 @@ def _solve(
             new_melds = _finish(*last)
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
     if opening:
-        final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
+        final = [*table, *sorted(new_melds, key=lambda m: _tile_key(m.tiles[0]))]
     else:
         final = _order(table, [*frozen, *new_melds], origin)
         table_jokers = any(m.jokers for m in table)
@@ -1706,7 +1711,7 @@ def _solve(
             if again is None:
                 return None
             final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
-    placed = sort_tiles(t for m in final for t in m.tiles if id(t) not in origin)
+    placed = sorted((t for m in final for t in m.tiles if id(t) not in origin), key=_tile_key)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )
