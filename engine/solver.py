@@ -950,6 +950,8 @@ _KIND = {"R": 0, "F": 1, "L": 2}
 # Colour codes by the identity of the colour (None 0, then 1-4): hashing a Color enum member
 # runs Python code, and the reconstruction looks faces up thousands of times per call.
 _CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
+# The number and colour part of a signature item, by the identity of a shared face.
+_FCODE = {id(f): (f.number << 12) | (_CID[id(f.color)] << 9) for row in _FACES for f in row}
 
 
 def _tile_key(tile: Tile) -> tuple[int, int, int]:
@@ -960,30 +962,28 @@ def _tile_key(tile: Tile) -> tuple[int, int, int]:
 
 def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
     """What a set is made of, up to which physical copy of a face is used: one int per item
-    (number, colour, real / free joker / which table joker)."""
-    return tuple(
-        sorted(
-            (f.number << 12)
-            | (_CID[id(f.color)] << 9)
-            | (_KIND[it[0]] << 7)
-            | (it[1] if it[0] == "L" else 0)
-            for f, it in items
-        )
-    )
+    (number, colour, real / free joker / which table joker). The faces are the shared ones of
+    ``_FACES``."""
+    fcode = _FCODE
+    kind = _KIND
+    return tuple(sorted([fcode[id(f)] | (kind[it[0]] << 7) | it[1] for f, it in items]))
 
 
 def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[int, ...]]:
     ids = {id(lk.tile): lk.ident for lk in model.locked}
+    cid = _CID
     sigs = []
     for meld in table:
-        items: list[tuple[Face, _Item]] = []
+        codes: list[int] = []
+        run = meld.kind is MeldKind.RUN
         for tile, face in zip(meld.tiles, meld.faces, strict=True):
-            if tile.is_joker:
-                shown = face if meld.kind is MeldKind.RUN else _FACES[4][face.number]
-                items.append((shown, ("L", ids[id(tile)])))
+            if tile.color is None:
+                shown = cid[id(face.color)] if run else 0
+                codes.append((face.number << 12) | (shown << 9) | (2 << 7) | ids[id(tile)])
             else:
-                items.append((face, ("R", 0)))
-        sigs.append(_signature(items))
+                codes.append((face.number << 12) | (cid[id(face.color)] << 9))
+        codes.sort()
+        sigs.append(tuple(codes))
     return sigs
 
 
@@ -1031,8 +1031,12 @@ def _split_runs(
     return out
 
 
-def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list[_FaceSet]:
-    """Re-split each number's groups so that table groups come back unchanged where possible."""
+def _regroup(
+    sets: list[_FaceSet], table: Sequence[Meld], model: _Model, targets: Counter[tuple[int, ...]]
+) -> list[_FaceSet]:
+    """Re-split each number's groups so that table groups come back unchanged where possible
+    (a number with no starting group, or whose groups all equal starting groups, is left as
+    the search planned it)."""
     by_number: dict[int, list[_FaceSet]] = {}
     others: list[_FaceSet] = []
     for s in sets:
@@ -1041,8 +1045,27 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
         else:
             others.append(s)
     ids = {id(lk.tile): lk.ident for lk in model.locked}
+    starting: dict[int, list[tuple[list[int], list[int]]]] = {}
+    for meld in table:
+        if meld.kind is MeldKind.GROUP:
+            n = meld.faces[0].number
+            if n in by_number:
+                starting.setdefault(n, []).append(
+                    (
+                        [_CID[id(t.color)] - 1 for t in meld.tiles if t.color is not None],
+                        [ids[id(t)] for t in meld.tiles if t.color is None],
+                    )
+                )
     out = list(others)
     for n, groups in by_number.items():
+        candidates = starting.get(n)
+        if not candidates:
+            out.extend(groups)
+            continue
+        wanted = Counter(_signature(grp) for grp in groups)
+        if all(targets[sig] >= k for sig, k in wanted.items()):
+            out.extend(groups)
+            continue
         g = [0, 0, 0, 0]
         locked: list[int] = []
         free = 0
@@ -1056,11 +1079,7 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
                 else:
                     free += 1
         carved: list[_FaceSet] = []
-        for meld in table:
-            if meld.kind is not MeldKind.GROUP or meld.number != n:
-                continue
-            cols = [_CID[id(t.color)] - 1 for t in meld.tiles if t.color is not None]
-            lks = [ids[id(t)] for t in meld.tiles if t.color is None]
+        for cols, lks in candidates:
             if any(g[c] < 1 for c in cols) or any(j not in locked for j in lks):
                 continue
             for c in cols:
@@ -1503,9 +1522,10 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     sets = search.arrangement()
     sigs = way.sigs if way.sigs is not None else _table_signatures(table, model)
     if table:
-        sets = _split_runs(sets, Counter(sigs), model.locked)
+        targets = Counter(sigs)
+        sets = _split_runs(sets, targets, model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
-            sets = _regroup(sets, table, model)
+            sets = _regroup(sets, table, model, targets)
     chosen, whole = _assign(sets, table, sigs, model, way.required, way.optional)
     # A set equal to a starting set is that set; so is one that comes back with its tiles in
     # the same order.
