@@ -134,6 +134,7 @@ class _Model:
                     self.table_count[c][tile.number] += 1
         self.free_jokers = 0
         self.must_jokers = 0
+        self.required_reals = any(tile.color is not None for tile in required)
         for tile in required:
             if tile.is_joker:
                 self.free_jokers += 1
@@ -268,9 +269,7 @@ class _Search:
     def __init__(self, model: _Model) -> None:
         self.m = model
         self.objective = model.objective
-        self.required_reals = any(
-            model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
-        )
+        self.required_reals = model.required_reals
         self.memo: dict[_Key5, tuple[int, object]] = {}
         self.sets: list[list[tuple[Face, _Item]]] | None = None
         self.leftover = 0
@@ -288,47 +287,53 @@ class _Search:
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
+        locked_group = model.locked_group
+        locked_run = model.locked_run
+        avail = model.avail
+        self.locked_at = [tuple(locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
-        self.canon = [not model.locked_group.get(n) for n in range(15)]
+        self.canon = canon = [n not in locked_group for n in range(15)]
         self.empty = [
-            [not model.avail[c][n] and (c, n) not in model.locked_run for n in range(15)]
-            for c in range(4)
+            [not row[n] and (c, n) not in locked_run for n in range(15)]
+            for c, row in enumerate(avail)
         ]
         self.cover = [[0] * 15 for _ in range(4)]
-        for c in range(4):
+        for row, cover in zip(avail, self.cover, strict=True):
             for n in range(13, 0, -1):
-                self.cover[c][n] = self.cover[c][n + 1] + (model.avail[c][n] > 0)
-        self.group_ok = [
-            sum(1 for c in range(4) if model.avail[c][n])
-            + model.free_jokers
-            + len(model.locked_group.get(n, ()))
-            >= 3
-            for n in range(15)
-        ]
+                cover[n] = cover[n + 1] + (row[n] > 0)
         # Per colour stage: the id of what the later colours of its number hold (see _Tables),
         # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
-        self.rid = [0] * 66
-        self.base = [0] * 66
+        self.rid = rid_at = [0] * 66
+        self.base = base = [0] * 66
         self.reach = [0] * 66
-        for s in range(65):
-            if s % 5 < 4:
-                self.base[s] = model.table_count[s % 5][s // 5 + 1] * model.weight[s // 5 + 1]
-                self.reach[s] = model.bound[s + 1]
-                rest = tuple(model.avail[c][s // 5 + 1] for c in range(s % 5 + 1, 4))
-                rid = tables.rests.get(rest)
+        self.reach[:65] = model.bound[1:66]
+        self.group_ok = [False] * 15
+        rests = tables.rests
+        table_count = model.table_count
+        weight = model.weight
+        spare = model.free_jokers
+        may_skip = [False] * 66
+        for n in range(1, 14):
+            counts = [avail[0][n], avail[1][n], avail[2][n], avail[3][n]]
+            self.group_ok[n] = (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (
+                counts[3] > 0
+            ) + spare + len(locked_group.get(n, ())) >= 3
+            s = 5 * n - 5
+            for c in range(4):
+                base[s + c] = table_count[c][n] * weight[n]
+                rest = tuple(counts[c + 1 :])
+                rid = rests.get(rest)
                 if rid is None:
-                    rid = tables.rests[rest] = len(tables.rests)
+                    rid = rests[rest] = len(rests)
                     assert rid < 256  # a count per colour (0-4) for at most three colours
-                self.rid[s] = rid
-        # Stages ``skip`` might step over: a colour stage with no tile or table joker, or a
-        # group stage of a number without table jokers.
-        self.may_skip = [
-            s < 65 and (self.canon[s // 5 + 1] if s % 5 == 4 else self.empty[s % 5][s // 5 + 1])
-            for s in range(66)
-        ]
+                rid_at[s + c] = rid
+                # Stages ``skip`` might step over: a colour stage with no tile or table joker,
+                # or a group stage of a number without table jokers.
+                may_skip[s + c] = self.empty[c][n]
+            may_skip[s + 4] = canon[n]
+        self.may_skip = may_skip
 
     # -- colour stage ---------------------------------------------------------------------------
 
@@ -1151,18 +1156,22 @@ def _assign(
             continue
         for tile in meld.tiles:
             if tile.color is not None:
-                pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append((tile, index))
+                code = (tile.number << 12) | (cid[id(tile.color)] << 9)
+                pool.setdefault(code, []).append((tile, index))
     rack_pool: dict[int, list[Tile]] = {}
     jokers: list[Tile] = []
     for tile in [*rack_required, *rack_optional]:
         if tile.color is None:
             jokers.append(tile)
         else:
-            rack_pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append(tile)
+            code = (tile.number << 12) | (cid[id(tile.color)] << 9)
+            rack_pool.setdefault(code, []).append(tile)
     chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
-    codes = [[f.number * 8 + cid[id(f.color)] for f, _ in s] for s in sets]
-    # Rack tiles of claimed sets' faces are never needed (a claimed set holds table tiles only).
     open_sets = [si for si in range(len(sets)) if whole[si] < 0]
+    fcode = _FCODE
+    codes: list[list[int]] = [[]] * len(sets)
+    for si in open_sets:
+        codes[si] = [fcode[id(f)] for f, _ in sets[si]]
 
     def take(face: int, meld_index: int | None) -> Tile | None:
         tiles = pool.get(face)
@@ -1221,7 +1230,9 @@ def _assign(
         faces = home_faces.get(home)
         if faces is None:
             faces = home_faces[home] = [
-                t.number * 8 + cid[id(t.color)] for t in table[home].tiles if t.color is not None
+                (t.number << 12) | (cid[id(t.color)] << 9)
+                for t in table[home].tiles
+                if t.color is not None
             ]
         left = list(faces)
         shared = 0
@@ -1237,17 +1248,16 @@ def _assign(
         for k, (_, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
                 chosen[si][k] = take(codes[si][k], homes[si])
+    # A face no table tile is left for now never gets one later: one pass fills the rest.
     for si in open_sets:
+        row = chosen[si]
         for k, (_, it) in enumerate(sets[si]):
-            if it[0] == "R" and chosen[si][k] is None:
-                chosen[si][k] = take(codes[si][k], None)
-    for si in open_sets:
-        for k, (_, it) in enumerate(sets[si]):
-            if chosen[si][k] is None:
+            if row[k] is None:
                 if it[0] == "R":
-                    chosen[si][k] = rack_pool[codes[si][k]].pop(0)
+                    code = codes[si][k]
+                    row[k] = take(code, None) or rack_pool[code].pop(0)
                 else:
-                    chosen[si][k] = jokers.pop(0)
+                    row[k] = jokers.pop(0)
     return chosen, whole
 
 
