@@ -1345,28 +1345,33 @@ def _useless(model: _Model) -> None:
     """
     jokers = model.free_jokers
     avail = model.avail
-    present = [[avail[c][n] > 0 for n in range(15)] for c in range(4)]
-    for c, n in model.locked_run:
-        present[c][n] = True
-    group_jokers = [len(model.locked_group.get(n, ())) for n in range(15)]
-    changed = True
+    opt = model.opt
+    # Two free jokers make a group with any tile: nothing can be dropped.
+    changed = jokers < 2 and any(any(row) for row in opt)
+    if changed:
+        present = [[avail[c][n] > 0 for n in range(15)] for c in range(4)]
+        for c, n in model.locked_run:
+            present[c][n] = True
+        colours = [sum(1 for c in range(4) if avail[c][n]) for n in range(15)]
+        spare = [len(model.locked_group.get(n, ())) + jokers for n in range(15)]
     while changed:
         changed = False
         for c in range(4):
+            row = opt[c]
             for n in range(1, 14):
-                if not model.opt[c][n]:
-                    continue
-                others = sum(1 for cc in range(4) if cc != c and avail[cc][n])
-                if others + group_jokers[n] + jokers >= 2:
+                # Another colour of the number twice over (the tile's own colour counts once).
+                if not row[n] or colours[n] + spare[n] >= 3:
                     continue
                 if any(
                     sum(1 for k in range(a, a + 3) if k != n and not present[c][k]) <= jokers
                     for a in range(max(1, n - 2), min(n, 11) + 1)
                 ):
                     continue
-                model.opt[c][n] = 0
+                row[n] = 0
                 avail[c][n] = model.must[c][n]
                 present[c][n] = avail[c][n] > 0 or (c, n) in model.locked_run
+                if not avail[c][n]:
+                    colours[n] -= 1
                 changed = True
     # The bound must forget the dropped tiles.
     for s in range(64, -1, -1):
