@@ -223,8 +223,9 @@ class _Tables:
         # colours of the number could add (``rests`` id) and the jokers, packed in one int.
         self.rests: dict[tuple[int, ...], int] = {}
         self.feasible: dict[int, bool] = {}
-        self.steps: dict[tuple[object, ...], list[_Step]] = {}
+        self.steps: dict[tuple[int, int, int, int], list[_Step]] = {}
         self.slot_flags: list[bool] = []
+        self.const_ids: dict[tuple[int, ...], int] = {}
 
     def locked_slots(self, sid: int) -> bool:
         """Whether the open runs ``sid`` hold a table joker still waiting for a real tile."""
@@ -234,7 +235,7 @@ class _Tables:
         return flags[sid]
 
     def big(self) -> bool:
-        return len(self.stab) + len(self.shared) + len(self.steps) > 100_000
+        return len(self.stab) + len(self.shared) + len(self.steps) + len(self.const_ids) > 100_000
 
 
 _LOCAL = threading.local()
@@ -283,7 +284,7 @@ class _Search:
         self.gsum = tables.gsum
         self.gnext = tables.gnext
         self.colour_cache: dict[int, list[_Step]] = {}
-        self.stage_consts: list[tuple[tuple[int, ...] | None, tuple[int, ...]] | None] = [None] * 65
+        self.stage_consts: list[tuple[int, int] | None] = [None] * 65
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -345,7 +346,7 @@ class _Search:
         consts = self.stage_consts[s]
         if consts is None:
             consts = self.stage_consts[s] = self._stage_consts(s)
-        if consts[0] is not None and not self.tables.locked_slots(sid):
+        if consts[0] >= 0 and not self.tables.locked_slots(sid):
             # Without table jokers involved the options depend on a few numbers only: share
             # them between calls.
             tables = self.tables
@@ -357,7 +358,7 @@ class _Search:
                     self._options(s % 5, n, self.stab[sid], jl), tables
                 )
             # So are their steps, apart from two constants of the position (see ``best``).
-            step_key = (id(found), sid, jl, consts[1])
+            step_key = (sid, jl, consts[0], consts[1])
             kept = tables.steps.get(step_key)
             if kept is None:
                 kept = tables.steps[step_key] = self._steps(s % 5, s // 5 + 1, sid, jl, found)
@@ -370,9 +371,10 @@ class _Search:
         self.colour_cache[key] = steps
         return steps
 
-    def _stage_consts(self, s: int) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
+    def _stage_consts(self, s: int) -> tuple[int, int]:
         """What the options of colour stage ``s`` depend on, besides the open runs and the
-        jokers left (None when a table joker stands at that face), and what their steps add."""
+        jokers left (-1 when a table joker stands at that face), and what their steps add:
+        small ids, kept per thread."""
         m = self.m
         c = s % 5
         n = s // 5 + 1
@@ -380,9 +382,13 @@ class _Search:
         supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
         supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
         jw = m.joker_weight[n]
+        ids = self.tables.const_ids
         steps = (n, c, w, jw, m.max_joker_weight, supply1, supply2)
+        step_id = ids.get(steps)
+        if step_id is None:
+            step_id = ids[steps] = len(ids)
         if (c, n) in m.locked_run:
-            return None, steps
+            return -1, step_id
         options = (
             m.must[c][n],
             m.opt[c][n],
@@ -392,7 +398,10 @@ class _Search:
             (13 - n) - self.cover[c][n + 1],
             m.defer,
         )
-        return options, steps
+        option_id = ids.get(options)
+        if option_id is None:
+            option_id = ids[options] = len(ids)
+        return option_id, step_id
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
         """Precompute what the search needs per option: its gain counting every tile it puts in
