@@ -1271,19 +1271,24 @@ def _assign(
 
 
 def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
-    real = [t for t in tiles if t is not None]
-    is_run = items[0][0].color is not None and any(f.number != items[0][0].number for f, _ in items)
-    if all(it[0] == "R" for _, it in items):
-        # No joker to resolve: the canonical order is known (runs come in ascending order, a
-        # real tile shows the face it was chosen for).
-        if is_run:
-            return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
-        real.sort(key=_tile_key)
-        return Meld(tuple(real), tuple(t.face for t in real), MeldKind.GROUP)
-    if is_run:
-        pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
-        return Meld.build(real, pins, MeldKind.RUN)
-    return Meld.build(real, None, MeldKind.GROUP)
+    """The meld of a set whose faces the search chose, in the canonical order ``Meld.build``
+    gives (runs ascending with jokers in their places; groups by colour, jokers last)."""
+    real = cast(list[Tile], tiles)
+    first = items[0][0]
+    if first.color is not None and items[1][0].number != first.number:
+        return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
+    n = first.number
+    cid = _CID
+    reals = sorted((t for t in real if t.color is not None), key=_tile_key)
+    faces = [_FACES[cid[id(t.color)] - 1][n] for t in reals]
+    jokers = [t for t in real if t.color is None]
+    if jokers:
+        # An open joker stands for the missing colour when only one is missing, else for
+        # "a missing colour" (as ``Meld.build`` resolves it).
+        missing = [c for c in range(4) if not any(cid[id(t.color)] - 1 == c for t in reals)]
+        face = _FACES[missing[0]][n] if len(jokers) == 1 and len(missing) == 1 else _FACES[4][n]
+        faces += [face] * len(jokers)
+    return Meld((*reals, *jokers), tuple(faces), MeldKind.GROUP)
 
 
 def _metrics(
