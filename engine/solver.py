@@ -1291,6 +1291,20 @@ def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
     return Meld((*reals, *jokers), tuple(faces), MeldKind.GROUP)
 
 
+def _origin_counts(meld: Meld, origin: dict[int, int], starting: dict[int, int]) -> dict[int, int]:
+    """How many tiles of each starting set ``meld`` holds (a starting set itself: all of its
+    own, found without looking at its tiles)."""
+    i = starting.get(id(meld))
+    if i is not None:
+        return {i: len(meld.tiles)}
+    counts: dict[int, int] = {}
+    for tile in meld.tiles:
+        i = origin.get(id(tile))
+        if i is not None:
+            counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
 def _metrics(
     table: Sequence[Meld], final: Sequence[Meld], origin: dict[int, int]
 ) -> tuple[int, int]:
@@ -1299,13 +1313,9 @@ def _metrics(
     sets hold the very same tile objects; hashing a tile by value runs Python code)."""
     biggest = [0] * len(table)
     whole = [False] * len(table)
+    starting = {id(m): i for i, m in enumerate(table)}
     for meld in final:
-        counts: dict[int, int] = {}
-        for tile in meld.tiles:
-            i = origin.get(id(tile))
-            if i is not None:
-                counts[i] = counts.get(i, 0) + 1
-        for i, k in counts.items():
+        for i, k in _origin_counts(meld, origin, starting).items():
             if k > biggest[i]:
                 biggest[i] = k
             if k == len(meld.tiles) == len(table[i].tiles):
@@ -1317,13 +1327,10 @@ def _metrics(
 
 def _order(table: Sequence[Meld], final: list[Meld], origin: dict[int, int]) -> list[Meld]:
     """Table order first (each starting set's biggest part where it was), new sets last."""
+    starting = {id(m): i for i, m in enumerate(table)}
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
-        counts: dict[int, int] = {}
-        for tile in meld.tiles:
-            i = origin.get(id(tile))
-            if i is not None:
-                counts[i] = counts.get(i, 0) + 1
+        counts = _origin_counts(meld, origin, starting)
         if not counts:
             return (len(table), 0, _tile_key(meld.tiles[0]))
         home = min(counts, key=lambda i: (-counts[i], i))
