@@ -793,18 +793,20 @@ class _Search:
         val = 0
         actual: list[int] = []
         s = 0
+        may_skip = self.may_skip
+        memo = self.memo
         while s < 65:
-            skipped, g_after = self.skip(s, st, jl, gid)
-            while s < skipped:
-                if s % 5 < 4:
-                    actual.append(0)
-                else:
-                    actual = []
-                s += 1
-            gid = g_after
-            if s == 65:
-                break
-            choice = self.memo[(s, st, jl, gid, val)][1]
+            if may_skip[s]:
+                skipped, gid = self.skip(s, st, jl, gid)
+                while s < skipped:
+                    if s % 5 < 4:
+                        actual.append(0)
+                    else:
+                        actual = []
+                    s += 1
+                if s == 65:
+                    break
+            choice = memo[(s, st, jl, gid, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5
@@ -812,7 +814,9 @@ class _Search:
                 acts, starts = opt[6], opt[7]
                 actual.append(opt[4])
                 faces = _FACES[c]
-                old = sorted(runs[c], key=lambda r: r[0])
+                old = runs[c]
+                if len(old) > 1:
+                    old.sort(key=_first)
                 kept_runs: list[tuple[int, list[tuple[Face, _Item]]]] = []
                 for (_, run), (item, x) in zip(old, acts, strict=True):
                     if item is None:
@@ -1123,6 +1127,10 @@ def _regroup(
                 + [(_FACES[4][n], ("F", 0))] * nf
             )
     return out
+
+
+def _first(run: tuple[int, list[tuple[Face, _Item]]]) -> int:
+    return run[0]
 
 
 # -- physical tiles ------------------------------------------------------------------------------
