@@ -969,6 +969,8 @@ _KIND = {"R": 0, "F": 1, "L": 2}
 # runs Python code, and the reconstruction looks faces up thousands of times per call.
 _CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
 # The number and colour part of a signature item, by the identity of a shared face.
+# The mirrored face (number 14 - n) of a shared face, by identity.
+_FLIP_ID = {id(f): _FACES[c][14 - f.number] for c, row in enumerate(_FACES) for f in row}
 _FCODE = {id(f): (f.number << 12) | (_CID[id(f.color)] << 9) for row in _FACES for f in row}
 
 
@@ -1278,14 +1280,28 @@ def _assign(
     return chosen, whole
 
 
-def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
+def _build(
+    items: _FaceSet, tiles: Sequence[Tile | None], back: dict[int, Tile] | None = None
+) -> Meld:
     """The meld of a set whose faces the search chose, in the canonical order ``Meld.build``
-    gives (runs ascending with jokers in their places; groups by colour, jokers last)."""
+    gives (runs ascending with jokers in their places; groups by colour, jokers last). With
+    ``back``, the search read the numbers mirrored: the meld is made of the real tiles."""
     real = cast(list[Tile], tiles)
     first = items[0][0]
     if first.color is not None and items[1][0].number != first.number:
-        return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
+        if back is None:
+            return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
+        flip = _FLIP_ID
+        return Meld(
+            tuple(back[id(t)] for t in reversed(real)),
+            tuple(flip[id(f)] for f, _ in reversed(items)),
+            MeldKind.RUN,
+        )
     n = first.number
+    if back is not None:
+        # Within one number mirrored tiles sort as the real ones do (colour, then copy).
+        real = [back[id(t)] for t in real]
+        n = 14 - n
     cid = _CID
     reals = sorted((t for t in real if t.color is not None), key=_tile_key)
     faces = [_FACES[cid[id(t.color)] - 1][n] for t in reals]
@@ -1584,7 +1600,7 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
         elif back is None:
             melds.append(_build(items, tiles))
         else:
-            melds.append(_tidy(_unmirror(_build(items, tiles), back), on_table))
+            melds.append(_tidy(_build(items, tiles, back), on_table))
     return melds
 
 
@@ -1615,13 +1631,6 @@ def _flip_face(face: Face) -> Face:
 def _mirror(meld: Meld) -> Meld:
     """The same set with every number n read as 14 - n (a run is read backwards)."""
     pairs = [(_flip(t), _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
-    if meld.kind is MeldKind.RUN:
-        pairs.reverse()
-    return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
-
-
-def _unmirror(meld: Meld, back: dict[int, Tile]) -> Meld:
-    pairs = [(back[id(t)], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
     if meld.kind is MeldKind.RUN:
         pairs.reverse()
     return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
