@@ -98,6 +98,29 @@ class _Locked:
     reals: frozenset[int]  # runs: numbers of the original real tiles; groups: their colours
 
 
+_WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
+
+
+def _weights(objective: str, opening: bool, mirrored: bool) -> tuple[list[int], list[int]]:
+    """What a real tile and a free joker at each number score (made once per kind of search)."""
+    key = (objective, opening, mirrored)
+    found = _WEIGHTS.get(key)
+    if found is None:
+        weight = [0] * 15
+        joker_weight = [0] * 15
+        for n in range(1, 14):
+            points = 14 - n if mirrored else n  # a mirrored search still scores real numbers
+            joker_points = points if opening else JOKER_VALUE_ON_RACK
+            if objective == "value":
+                weight[n] = points * _BIG + 1
+                joker_weight[n] = joker_points * _BIG + 1
+            else:
+                weight[n] = _BIG + points
+                joker_weight[n] = _BIG + joker_points
+        found = _WEIGHTS[key] = (weight, joker_weight)
+    return found
+
+
 class _Model:
     """Counts per face plus the joker bookkeeping the dynamic programme needs."""
 
@@ -113,9 +136,9 @@ class _Model:
         mirrored: bool = False,
         defer: bool = True,
     ) -> None:
-        self.must = [[0] * 15 for _ in range(4)]
-        self.opt = [[0] * 15 for _ in range(4)]
-        self.table_count = [[0] * 15 for _ in range(4)]
+        self.must = must = [[0] * 15 for _ in range(4)]
+        self.opt = opt = [[0] * 15 for _ in range(4)]
+        self.table_count = table_count = [[0] * 15 for _ in range(4)]
         self.opening = opening
         self.objective = objective
         self.threshold = threshold if opening else 0
@@ -123,43 +146,32 @@ class _Model:
         self.locked_run: dict[tuple[int, int], list[int]] = {}
         self.locked_group: dict[int, list[int]] = {}
         self.watch: list[set[int]] = [set() for _ in range(4)]
+        cid = _CID
         for index, meld in enumerate(table):
             for tile, face in zip(meld.tiles, meld.faces, strict=True):
-                if tile.is_joker:
+                if tile.color is None:
                     self._lock(tile, face, index, meld)
                 else:
-                    assert tile.color is not None
-                    c = _CID[id(tile.color)] - 1
-                    self.must[c][tile.number] += 1
-                    self.table_count[c][tile.number] += 1
+                    c = cid[id(tile.color)] - 1
+                    must[c][tile.number] += 1
+                    table_count[c][tile.number] += 1
         self.free_jokers = 0
         self.must_jokers = 0
-        self.required_reals = any(tile.color is not None for tile in required)
+        self.required_reals = False
         for tile in required:
-            if tile.is_joker:
+            if tile.color is None:
                 self.free_jokers += 1
                 self.must_jokers += 1
             else:
-                assert tile.color is not None
-                self.must[_CID[id(tile.color)] - 1][tile.number] += 1
+                self.required_reals = True
+                must[cid[id(tile.color)] - 1][tile.number] += 1
         for tile in optional:
-            if tile.is_joker:
+            if tile.color is None:
                 self.free_jokers += 1
             else:
-                assert tile.color is not None
-                self.opt[_CID[id(tile.color)] - 1][tile.number] += 1
-        # Weights: primary objective times _BIG plus the tie-break.
-        self.weight = [0] * 15
-        self.joker_weight = [0] * 15
-        for n in range(1, 14):
-            points = 14 - n if mirrored else n  # a mirrored search still scores real numbers
-            joker_points = points if opening else JOKER_VALUE_ON_RACK
-            if objective == "value":
-                self.weight[n] = points * _BIG + 1
-                self.joker_weight[n] = joker_points * _BIG + 1
-            else:
-                self.weight[n] = _BIG + points
-                self.joker_weight[n] = _BIG + joker_points
+                opt[cid[id(tile.color)] - 1][tile.number] += 1
+        # Weights: primary objective times _BIG plus the tie-break (shared, never changed).
+        self.weight, self.joker_weight = _weights(objective, opening, mirrored)
         self.max_joker_weight = max(self.joker_weight)
         # Outside the opening a free joker scores the same wherever it goes, so one that would
         # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
@@ -168,7 +180,7 @@ class _Model:
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
-        self.avail = [[self.must[c][n] + self.opt[c][n] for n in range(15)] for c in range(4)]
+        self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
 
     def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
         ident = len(self.locked)
