@@ -230,12 +230,12 @@ class _Tables:
         self.gtab: list[tuple[int, ...]] = [()]
         self.gsum: list[int] = [0]
         self.gnext: dict[int, int] = {}
-        self.shared: dict[tuple[object, ...], list[_Ready]] = {}
+        self.shared: dict[tuple[int, int, int], tuple[list[_Ready], int, int]] = {}
         # Group feasibility without table jokers: the counts so far (id), what the remaining
         # colours of the number could add (``rests`` id) and the jokers, packed in one int.
         self.rests: dict[tuple[int, ...], int] = {}
         self.feasible: dict[int, bool] = {}
-        self.steps: dict[tuple[int, int, int, int], list[_Step]] = {}
+        self.steps: dict[tuple[int, ...], list[_Step]] = {}
         self.slot_flags: list[bool] = []
         self.const_ids: dict[tuple[int, ...], int] = {}
 
@@ -296,7 +296,7 @@ class _Search:
         self.gsum = tables.gsum
         self.gnext = tables.gnext
         self.colour_cache: dict[int, list[_Step]] = {}
-        self.stage_consts: list[tuple[int, int] | None] = [None] * 65
+        self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * 65
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -366,14 +366,26 @@ class _Search:
             found = tables.shared.get(shared)
             if found is None:
                 n = s // 5 + 1
-                found = tables.shared[shared] = _ready(
-                    self._options(s % 5, n, self.stab[sid], jl), tables
+                ready = _ready(self._options(s % 5, n, self.stab[sid], jl), tables)
+                found = tables.shared[shared] = (
+                    ready,
+                    max((o[6] for o in ready), default=0),
+                    max((o[7] for o in ready), default=0),
                 )
             # So are their steps, apart from two constants of the position (see ``best``).
-            step_key = (sid, jl, consts[0], consts[1])
+            # The supply of the next numbers only matters up to the most short runs (runs of
+            # length 1) an option leaves.
+            step_key = (
+                sid,
+                jl,
+                consts[0],
+                consts[1],
+                min(consts[2], found[1]),
+                min(consts[3], found[2]),
+            )
             kept = tables.steps.get(step_key)
             if kept is None:
-                kept = tables.steps[step_key] = self._steps(s % 5, s // 5 + 1, sid, jl, found)
+                kept = tables.steps[step_key] = self._steps(s % 5, s // 5 + 1, sid, jl, found[0])
             self.colour_cache[key] = kept
             return kept
         c = s % 5
@@ -383,10 +395,10 @@ class _Search:
         self.colour_cache[key] = steps
         return steps
 
-    def _stage_consts(self, s: int) -> tuple[int, int]:
+    def _stage_consts(self, s: int) -> tuple[int, int, int, int]:
         """What the options of colour stage ``s`` depend on, besides the open runs and the
         jokers left (-1 when a table joker stands at that face), and what their steps add:
-        small ids, kept per thread."""
+        small ids, kept per thread, and the supply of the next two numbers."""
         m = self.m
         c = s % 5
         n = s // 5 + 1
@@ -395,12 +407,12 @@ class _Search:
         supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
         jw = m.joker_weight[n]
         ids = self.tables.const_ids
-        steps = (n, c, w, jw, m.max_joker_weight, supply1, supply2)
+        steps = (n, c, w, jw, m.max_joker_weight)
         step_id = ids.get(steps)
         if step_id is None:
             step_id = ids[steps] = len(ids)
         if (c, n) in m.locked_run:
-            return -1, step_id
+            return -1, step_id, supply1, supply2
         options = (
             m.must[c][n],
             m.opt[c][n],
@@ -413,7 +425,7 @@ class _Search:
         option_id = ids.get(options)
         if option_id is None:
             option_id = ids[options] = len(ids)
-        return option_id, step_id
+        return option_id, step_id, supply1, supply2
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
         """Precompute what the search needs per option: its gain counting every tile it puts in
