@@ -1255,9 +1255,10 @@ def _assign(
         counts: dict[int, int] = {}
         for (_, it), code in zip(sets[si], codes[si], strict=True):
             if it[0] == "R":
-                for _, index in pool.get(code, ()):
+                left = pool.get(code)
+                if left:
+                    index = left[0][1]
                     counts[index] = counts.get(index, 0) + 1
-                    break
             elif it[0] == "L":
                 index = model.locked[it[1]].meld_index
                 counts[index] = counts.get(index, 0) + 1
