@@ -172,6 +172,7 @@ class _Model:
                 opt[cid[id(tile.color)] - 1][tile.number] += 1
         # Weights: primary objective times _BIG plus the tie-break (shared, never changed).
         self.weight, self.joker_weight = _weights(objective, opening, mirrored)
+        self.kind = (objective == "value") << 2 | opening << 1 | mirrored
         self.max_joker_weight = max(self.joker_weight)
         # Outside the opening a free joker scores the same wherever it goes, so one that would
         # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
@@ -230,14 +231,13 @@ class _Tables:
         self.gtab: list[tuple[int, ...]] = [()]
         self.gsum: list[int] = [0]
         self.gnext: dict[int, int] = {}
-        self.shared: dict[tuple[int, int, int], tuple[list[_Ready], int, int]] = {}
+        self.shared: dict[int, tuple[list[_Ready], int, int]] = {}
         # Group feasibility without table jokers: the counts so far (id), what the remaining
         # colours of the number could add (``rests`` id) and the jokers, packed in one int.
         self.rests: dict[tuple[int, ...], int] = {}
         self.feasible: dict[int, bool] = {}
-        self.steps: dict[tuple[int, ...], list[_Step]] = {}
+        self.steps: dict[int, list[_Step]] = {}
         self.slot_flags: list[bool] = []
-        self.const_ids: dict[tuple[int, ...], int] = {}
 
     def locked_slots(self, sid: int) -> bool:
         """Whether the open runs ``sid`` hold a table joker still waiting for a real tile."""
@@ -247,7 +247,7 @@ class _Tables:
         return flags[sid]
 
     def big(self) -> bool:
-        return len(self.stab) + len(self.shared) + len(self.steps) + len(self.const_ids) > 100_000
+        return len(self.stab) + len(self.shared) + len(self.steps) > 100_000
 
 
 _LOCAL = threading.local()
@@ -362,7 +362,7 @@ class _Search:
             # Without table jokers involved the options depend on a few numbers only: share
             # them between calls.
             tables = self.tables
-            shared = (sid, jl, consts[0])
+            shared = (((sid << 4) | jl) << 24) | consts[0]
             found = tables.shared.get(shared)
             if found is None:
                 n = s // 5 + 1
@@ -375,14 +375,9 @@ class _Search:
             # So are their steps, apart from two constants of the position (see ``best``).
             # The supply of the next numbers only matters up to the most short runs (runs of
             # length 1) an option leaves.
-            step_key = (
-                sid,
-                jl,
-                consts[0],
-                consts[1],
-                min(consts[2], found[1]),
-                min(consts[3], found[2]),
-            )
+            supply1 = consts[2] if consts[2] < found[1] else found[1]
+            supply2 = consts[3] if consts[3] < found[2] else found[2]
+            step_key = (((((shared << 10) | consts[1]) << 4) | supply1) << 4) | supply2
             kept = tables.steps.get(step_key)
             if kept is None:
                 kept = tables.steps[step_key] = self._steps(s % 5, s // 5 + 1, sid, jl, found[0])
@@ -398,33 +393,26 @@ class _Search:
     def _stage_consts(self, s: int) -> tuple[int, int, int, int]:
         """What the options of colour stage ``s`` depend on, besides the open runs and the
         jokers left (-1 when a table joker stands at that face), and what their steps add:
-        small ids, kept per thread, and the supply of the next two numbers."""
+        packed in ints, and the supply of the next two numbers."""
         m = self.m
         c = s % 5
         n = s // 5 + 1
-        w = m.weight[n]
         supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
         supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
-        jw = m.joker_weight[n]
-        ids = self.tables.const_ids
-        steps = (n, c, w, jw, m.max_joker_weight)
-        step_id = ids.get(steps)
-        if step_id is None:
-            step_id = ids[steps] = len(ids)
+        # The weights follow from the number and the kind of search (``_weights``).
+        step_id = (((m.kind << 4) | n) << 2) | c
         if (c, n) in m.locked_run:
             return -1, step_id, supply1, supply2
-        options = (
-            m.must[c][n],
-            m.opt[c][n],
-            n if n in m.watch[c] else 0,
-            n <= 11,
-            self.group_ok[n],
-            (13 - n) - self.cover[c][n + 1],
-            m.defer,
+        # must and opt: at most 3 copies each (<= 15 to be safe), the rest as below.
+        option_id = (
+            (m.must[c][n] << 20)
+            | (m.opt[c][n] << 16)
+            | ((n if n in m.watch[c] else 0) << 12)
+            | ((n <= 11) << 11)
+            | (self.group_ok[n] << 10)
+            | (((13 - n) - self.cover[c][n + 1]) << 5)
+            | (m.defer << 4)
         )
-        option_id = ids.get(options)
-        if option_id is None:
-            option_id = ids[options] = len(ids)
         return option_id, step_id, supply1, supply2
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
