@@ -1467,11 +1467,10 @@ def _direction(
 ) -> _Direction:
     back: dict[int, Tile] | None = None
     if mirrored:
-        everything = [*(t for m in table for t in m.tiles), *optional, *required]
-        back = {id(_flip(t)): t for t in everything}
-        table = [_mirror(m) for m in table]
-        optional = [_flip(t) for t in optional]
-        required = [_flip(t) for t in required]
+        back = {}
+        table = [_mirror(m, back) for m in table]
+        optional = _flip_all(optional, back)
+        required = _flip_all(required, back)
     model = _Model(
         table,
         optional,
@@ -1623,16 +1622,6 @@ _FLIPPED: dict[tuple[int, int, int], Tile] = {}
 _FLIPPED_FACE: dict[tuple[int, int], Face] = {}
 
 
-def _flip(tile: Tile) -> Tile:
-    if tile.color is None:
-        return tile
-    key = (id(tile.color), tile.number, tile.copy)
-    flipped = _FLIPPED.get(key)
-    if flipped is None:
-        flipped = _FLIPPED[key] = Tile(tile.color, 14 - tile.number, tile.copy)
-    return flipped
-
-
 def _flip_face(face: Face) -> Face:
     key = (id(face.color), face.number)
     flipped = _FLIPPED_FACE.get(key)
@@ -1641,12 +1630,31 @@ def _flip_face(face: Face) -> Face:
     return flipped
 
 
-def _mirror(meld: Meld) -> Meld:
+def _flip_all(tiles: Iterable[Tile], back: dict[int, Tile]) -> list[Tile]:
+    """The mirrored tiles, noting in ``back`` the real tile behind each (by identity)."""
+    flipped = _FLIPPED
+    out: list[Tile] = []
+    for tile in tiles:
+        mirror = tile
+        if tile.color is not None:
+            key = (id(tile.color), tile.number, tile.copy)
+            found = flipped.get(key)
+            if found is None:
+                found = flipped[key] = Tile(tile.color, 14 - tile.number, tile.copy)
+            mirror = found
+        back[id(mirror)] = tile
+        out.append(mirror)
+    return out
+
+
+def _mirror(meld: Meld, back: dict[int, Tile]) -> Meld:
     """The same set with every number n read as 14 - n (a run is read backwards)."""
-    pairs = [(_flip(t), _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
+    tiles = _flip_all(meld.tiles, back)
+    faces = [_flip_face(f) for f in meld.faces]
     if meld.kind is MeldKind.RUN:
-        pairs.reverse()
-    return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
+        tiles.reverse()
+        faces.reverse()
+    return Meld(tuple(tiles), tuple(faces), meld.kind)
 
 
 def _tidy(meld: Meld, table_jokers: set[Tile]) -> Meld:
