@@ -287,7 +287,7 @@ class _Search:
         self.sets: list[list[tuple[Face, _Item]]] | None = None
         self.leftover = 0
         self.nodes = 0
-        self.limit: int | None = None
+        self.limit = 1 << 62  # node budget (``_optimum`` sets it for a race)
         # Interned group-count tuples (id 0 is the empty tuple).
         self.tables = tables = _tables()
         self.stab = tables.stab
@@ -628,7 +628,7 @@ class _Search:
         if self.may_skip[s]:
             s, gid = self.skip(s, st, jl, gid)
         self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
+        if self.nodes > self.limit:
             raise _OutOfBudget
         key = (s, st, jl, gid, val)
         memo = self.memo
@@ -663,7 +663,10 @@ class _Search:
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
-            for opt in self.colour_options(s, sid, jl):
+            steps = self.colour_cache.get((sid << 12) | (jl << 7) | s)
+            if steps is None:
+                steps = self.colour_options(s, sid, jl)
+            for opt in steps:
                 total, gain, delta, jl2, gc, vadd, _, _ = opt
                 target = need if need > result else result + 1
                 total += off
