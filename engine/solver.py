@@ -1037,12 +1037,12 @@ def _run_piece_ok(piece: _FaceSet, info: Sequence[_Locked]) -> bool:
 
 
 def _split_runs(
-    sets: list[_FaceSet], targets: Counter[tuple[int, ...]], info: Sequence[_Locked]
+    sets: list[_FaceSet], targets: dict[tuple[int, ...], int], info: Sequence[_Locked]
 ) -> list[_FaceSet]:
     """Cut long runs where the cut gives back a table run exactly (R1-R6 -> R1-R3 / R4-R6)."""
     out: list[_FaceSet] = []
     for run in sets:
-        if len(run) < 6 or run[0][0].color is None or run[0][0] == run[1][0]:
+        if len(run) < 6 or run[0][0].color is None or run[0][0] is run[1][0]:
             out.append(run)
             continue
         size = len(run)
@@ -1057,7 +1057,7 @@ def _split_runs(
                 piece = run[start:end]
                 if not _run_piece_ok(piece, info):
                     continue
-                score = prev[0] + (1 if targets[_signature(piece)] else 0)
+                score = prev[0] + (1 if targets.get(_signature(piece)) else 0)
                 cur = best[end]
                 if cur is None or score > cur[0]:
                     best[end] = (score, [*prev[1], piece])
@@ -1067,7 +1067,7 @@ def _split_runs(
 
 
 def _regroup(
-    sets: list[_FaceSet], table: Sequence[Meld], model: _Model, targets: Counter[tuple[int, ...]]
+    sets: list[_FaceSet], table: Sequence[Meld], model: _Model, targets: dict[tuple[int, ...], int]
 ) -> list[_FaceSet]:
     """Re-split each number's groups so that table groups come back unchanged where possible
     (a number with no starting group, or whose groups all equal starting groups, is left as
@@ -1097,8 +1097,11 @@ def _regroup(
         if not candidates:
             out.extend(groups)
             continue
-        wanted = Counter(_signature(grp) for grp in groups)
-        if all(targets[sig] >= k for sig, k in wanted.items()):
+        wanted: dict[tuple[int, ...], int] = {}
+        for grp in groups:
+            sig = _signature(grp)
+            wanted[sig] = wanted.get(sig, 0) + 1
+        if all(targets.get(sig, 0) >= k for sig, k in wanted.items()):
             out.extend(groups)
             continue
         g = [0, 0, 0, 0]
@@ -1597,7 +1600,9 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     sets = search.arrangement()
     sigs = way.sigs if way.sigs is not None else _table_signatures(table, model)
     if table:
-        targets = Counter(sigs)
+        targets: dict[tuple[int, ...], int] = {}
+        for sig in sigs:
+            targets[sig] = targets.get(sig, 0) + 1
         sets = _split_runs(sets, targets, model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
             sets = _regroup(sets, table, model, targets)
