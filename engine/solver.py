@@ -41,7 +41,6 @@ from engine.tiles import (
     JOKER_VALUE_ON_RACK,
     Face,
     Tile,
-    sort_tiles,
     tiles_text,
 )
 
@@ -99,6 +98,29 @@ class _Locked:
     reals: frozenset[int]  # runs: numbers of the original real tiles; groups: their colours
 
 
+_WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
+
+
+def _weights(objective: str, opening: bool, mirrored: bool) -> tuple[list[int], list[int]]:
+    """What a real tile and a free joker at each number score (made once per kind of search)."""
+    key = (objective, opening, mirrored)
+    found = _WEIGHTS.get(key)
+    if found is None:
+        weight = [0] * 15
+        joker_weight = [0] * 15
+        for n in range(1, 14):
+            points = 14 - n if mirrored else n  # a mirrored search still scores real numbers
+            joker_points = points if opening else JOKER_VALUE_ON_RACK
+            if objective == "value":
+                weight[n] = points * _BIG + 1
+                joker_weight[n] = joker_points * _BIG + 1
+            else:
+                weight[n] = _BIG + points
+                joker_weight[n] = _BIG + joker_points
+        found = _WEIGHTS[key] = (weight, joker_weight)
+    return found
+
+
 class _Model:
     """Counts per face plus the joker bookkeeping the dynamic programme needs."""
 
@@ -114,9 +136,9 @@ class _Model:
         mirrored: bool = False,
         defer: bool = True,
     ) -> None:
-        self.must = [[0] * 15 for _ in range(4)]
-        self.opt = [[0] * 15 for _ in range(4)]
-        self.table_count = [[0] * 15 for _ in range(4)]
+        self.must = must = [[0] * 15 for _ in range(4)]
+        self.opt = opt = [[0] * 15 for _ in range(4)]
+        self.table_count = table_count = [[0] * 15 for _ in range(4)]
         self.opening = opening
         self.objective = objective
         self.threshold = threshold if opening else 0
@@ -124,42 +146,33 @@ class _Model:
         self.locked_run: dict[tuple[int, int], list[int]] = {}
         self.locked_group: dict[int, list[int]] = {}
         self.watch: list[set[int]] = [set() for _ in range(4)]
+        cid = _CID
         for index, meld in enumerate(table):
             for tile, face in zip(meld.tiles, meld.faces, strict=True):
-                if tile.is_joker:
+                if tile.color is None:
                     self._lock(tile, face, index, meld)
                 else:
-                    assert tile.color is not None
-                    c = COLORS.index(tile.color)
-                    self.must[c][tile.number] += 1
-                    self.table_count[c][tile.number] += 1
+                    c = cid[id(tile.color)] - 1
+                    must[c][tile.number] += 1
+                    table_count[c][tile.number] += 1
         self.free_jokers = 0
         self.must_jokers = 0
+        self.required_reals = False
         for tile in required:
-            if tile.is_joker:
+            if tile.color is None:
                 self.free_jokers += 1
                 self.must_jokers += 1
             else:
-                assert tile.color is not None
-                self.must[COLORS.index(tile.color)][tile.number] += 1
+                self.required_reals = True
+                must[cid[id(tile.color)] - 1][tile.number] += 1
         for tile in optional:
-            if tile.is_joker:
+            if tile.color is None:
                 self.free_jokers += 1
             else:
-                assert tile.color is not None
-                self.opt[COLORS.index(tile.color)][tile.number] += 1
-        # Weights: primary objective times _BIG plus the tie-break.
-        self.weight = [0] * 15
-        self.joker_weight = [0] * 15
-        for n in range(1, 14):
-            points = 14 - n if mirrored else n  # a mirrored search still scores real numbers
-            joker_points = points if opening else JOKER_VALUE_ON_RACK
-            if objective == "value":
-                self.weight[n] = points * _BIG + 1
-                self.joker_weight[n] = joker_points * _BIG + 1
-            else:
-                self.weight[n] = _BIG + points
-                self.joker_weight[n] = _BIG + joker_points
+                opt[cid[id(tile.color)] - 1][tile.number] += 1
+        # Weights: primary objective times _BIG plus the tie-break (shared, never changed).
+        self.weight, self.joker_weight = _weights(objective, opening, mirrored)
+        self.kind = (objective == "value") << 2 | opening << 1 | mirrored
         self.max_joker_weight = max(self.joker_weight)
         # Outside the opening a free joker scores the same wherever it goes, so one that would
         # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
@@ -168,7 +181,7 @@ class _Model:
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
-        self.avail = [[self.must[c][n] + self.opt[c][n] for n in range(15)] for c in range(4)]
+        self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
 
     def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
         ident = len(self.locked)
@@ -218,12 +231,20 @@ class _Tables:
         self.gtab: list[tuple[int, ...]] = [()]
         self.gsum: list[int] = [0]
         self.gnext: dict[int, int] = {}
-        self.shared: dict[tuple[object, ...], list[_Ready]] = {}
+        self.shared: dict[int, tuple[list[_Ready], int, int]] = {}
         # Group feasibility without table jokers: the counts so far (id), what the remaining
         # colours of the number could add (``rests`` id) and the jokers, packed in one int.
         self.rests: dict[tuple[int, ...], int] = {}
         self.feasible: dict[int, bool] = {}
-        self.steps: dict[tuple[int, ...], list[_Step]] = {}
+        self.steps: dict[int, list[_Step]] = {}
+        self.slot_flags: list[bool] = []
+
+    def locked_slots(self, sid: int) -> bool:
+        """Whether the open runs ``sid`` hold a table joker still waiting for a real tile."""
+        flags = self.slot_flags
+        while len(flags) <= sid:
+            flags.append(any(x >> _P_SHIFT for x in self.stab[len(flags)]))
+        return flags[sid]
 
     def big(self) -> bool:
         return len(self.stab) + len(self.shared) + len(self.steps) > 100_000
@@ -261,14 +282,12 @@ class _Search:
     def __init__(self, model: _Model) -> None:
         self.m = model
         self.objective = model.objective
-        self.required_reals = any(
-            model.must[c][n] > model.table_count[c][n] for c in range(4) for n in range(14)
-        )
+        self.required_reals = model.required_reals
         self.memo: dict[_Key5, tuple[int, object]] = {}
         self.sets: list[list[tuple[Face, _Item]]] | None = None
         self.leftover = 0
         self.nodes = 0
-        self.limit: int | None = None
+        self.limit = 1 << 62  # node budget (``_optimum`` sets it for a race)
         # Interned group-count tuples (id 0 is the empty tuple).
         self.tables = tables = _tables()
         self.stab = tables.stab
@@ -276,96 +295,125 @@ class _Search:
         self.gtab = tables.gtab
         self.gsum = tables.gsum
         self.gnext = tables.gnext
-        self.colour_cache: dict[tuple[int, int, int, int], list[_Step]] = {}
+        self.colour_cache: dict[int, list[_Step]] = {}
+        self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * 65
         self.group_cache: dict[tuple[int, int, int], _GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.locked_at = [tuple(model.locked_group.get(n, ())) for n in range(15)]
+        locked_group = model.locked_group
+        locked_run = model.locked_run
+        avail = model.avail
+        self.locked_at = [tuple(locked_group.get(n, ())) for n in range(15)]
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
-        self.canon = [not model.locked_group.get(n) for n in range(15)]
+        self.canon = canon = [n not in locked_group for n in range(15)]
         self.empty = [
-            [not model.avail[c][n] and (c, n) not in model.locked_run for n in range(15)]
-            for c in range(4)
+            [not row[n] and (c, n) not in locked_run for n in range(15)]
+            for c, row in enumerate(avail)
         ]
         self.cover = [[0] * 15 for _ in range(4)]
-        for c in range(4):
+        for row, cover in zip(avail, self.cover, strict=True):
             for n in range(13, 0, -1):
-                self.cover[c][n] = self.cover[c][n + 1] + (model.avail[c][n] > 0)
-        self.group_ok = [
-            sum(1 for c in range(4) if model.avail[c][n])
-            + model.free_jokers
-            + len(model.locked_group.get(n, ()))
-            >= 3
-            for n in range(15)
-        ]
+                cover[n] = cover[n + 1] + (row[n] > 0)
         # Per colour stage: the id of what the later colours of its number hold (see _Tables),
         # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
-        self.rid = [0] * 66
-        self.base = [0] * 66
+        self.rid = rid_at = [0] * 66
+        self.base = base = [0] * 66
         self.reach = [0] * 66
-        for s in range(65):
-            if s % 5 < 4:
-                self.base[s] = model.table_count[s % 5][s // 5 + 1] * model.weight[s // 5 + 1]
-                self.reach[s] = model.bound[s + 1]
-                rest = tuple(model.avail[c][s // 5 + 1] for c in range(s % 5 + 1, 4))
-                rid = tables.rests.get(rest)
+        self.reach[:65] = model.bound[1:66]
+        self.group_ok = [False] * 15
+        rests = tables.rests
+        table_count = model.table_count
+        weight = model.weight
+        spare = model.free_jokers
+        may_skip = [False] * 66
+        for n in range(1, 14):
+            counts = [avail[0][n], avail[1][n], avail[2][n], avail[3][n]]
+            self.group_ok[n] = (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (
+                counts[3] > 0
+            ) + spare + len(locked_group.get(n, ())) >= 3
+            s = 5 * n - 5
+            for c in range(4):
+                base[s + c] = table_count[c][n] * weight[n]
+                rest = tuple(counts[c + 1 :])
+                rid = rests.get(rest)
                 if rid is None:
-                    rid = tables.rests[rest] = len(tables.rests)
+                    rid = rests[rest] = len(rests)
                     assert rid < 256  # a count per colour (0-4) for at most three colours
-                self.rid[s] = rid
-        # Stages ``skip`` might step over: a colour stage with no tile or table joker, or a
-        # group stage of a number without table jokers.
-        self.may_skip = [
-            s < 65 and (self.canon[s // 5 + 1] if s % 5 == 4 else self.empty[s % 5][s // 5 + 1])
-            for s in range(66)
-        ]
+                rid_at[s + c] = rid
+                # Stages ``skip`` might step over: a colour stage with no tile or table joker,
+                # or a group stage of a number without table jokers.
+                may_skip[s + c] = self.empty[c][n]
+            may_skip[s + 4] = canon[n]
+        self.may_skip = may_skip
 
     # -- colour stage ---------------------------------------------------------------------------
 
-    def colour_options(self, c: int, n: int, sid: int, jl: int) -> list[_Step]:
-        key = (c, n, sid, jl)
+    def colour_options(self, s: int, sid: int, jl: int) -> list[_Step]:
+        key = (sid << 12) | (jl << 7) | s
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        slots = self.stab[sid]
-        m = self.m
-        if (c, n) in m.locked_run or any(x >> _P_SHIFT for x in slots):
-            options = _ready(self._options(c, n, slots, jl), self.tables)
-        else:
+        consts = self.stage_consts[s]
+        if consts is None:
+            consts = self.stage_consts[s] = self._stage_consts(s)
+        if consts[0] >= 0 and not self.tables.locked_slots(sid):
             # Without table jokers involved the options depend on a few numbers only: share
             # them between calls.
-            shared = (
-                slots,
-                jl,
-                m.must[c][n],
-                m.opt[c][n],
-                n if n in m.watch[c] else 0,
-                n <= 11,
-                self.group_ok[n],
-                (13 - n) - self.cover[c][n + 1],
-                m.defer,
-            )
-            cache = self.tables.shared
-            found = cache.get(shared)
+            tables = self.tables
+            shared = (((sid << 4) | jl) << 24) | consts[0]
+            found = tables.shared.get(shared)
             if found is None:
-                found = cache[shared] = _ready(self._options(c, n, slots, jl), self.tables)
-            options = found
+                n = s // 5 + 1
+                ready = _ready(self._options(s % 5, n, self.stab[sid], jl), tables)
+                found = tables.shared[shared] = (
+                    ready,
+                    max((o[6] for o in ready), default=0),
+                    max((o[7] for o in ready), default=0),
+                )
             # So are their steps, apart from two constants of the position (see ``best``).
-            w = m.weight[n]
-            supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
-            supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
-            jw = m.joker_weight[n]
-            step_key = (id(found), n, c, sid, jl, w, jw, m.max_joker_weight, supply1, supply2)
-            kept = self.tables.steps.get(step_key)
+            # The supply of the next numbers only matters up to the most short runs (runs of
+            # length 1) an option leaves.
+            supply1 = consts[2] if consts[2] < found[1] else found[1]
+            supply2 = consts[3] if consts[3] < found[2] else found[2]
+            step_key = (((((shared << 10) | consts[1]) << 4) | supply1) << 4) | supply2
+            kept = tables.steps.get(step_key)
             if kept is None:
-                kept = self.tables.steps[step_key] = self._steps(c, n, sid, jl, found)
+                kept = tables.steps[step_key] = self._steps(s % 5, s // 5 + 1, sid, jl, found[0])
             self.colour_cache[key] = kept
             return kept
+        c = s % 5
+        n = s // 5 + 1
+        options = _ready(self._options(c, n, self.stab[sid], jl), self.tables)
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
+
+    def _stage_consts(self, s: int) -> tuple[int, int, int, int]:
+        """What the options of colour stage ``s`` depend on, besides the open runs and the
+        jokers left (-1 when a table joker stands at that face), and what their steps add:
+        packed in ints, and the supply of the next two numbers."""
+        m = self.m
+        c = s % 5
+        n = s // 5 + 1
+        supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
+        supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+        # The weights follow from the number and the kind of search (``_weights``).
+        step_id = (((m.kind << 4) | n) << 2) | c
+        if (c, n) in m.locked_run:
+            return -1, step_id, supply1, supply2
+        # must and opt: at most 3 copies each (<= 15 to be safe), the rest as below.
+        option_id = (
+            (m.must[c][n] << 20)
+            | (m.opt[c][n] << 16)
+            | ((n if n in m.watch[c] else 0) << 12)
+            | ((n <= 11) << 11)
+            | (self.group_ok[n] << 10)
+            | (((13 - n) - self.cover[c][n + 1]) << 5)
+            | (m.defer << 4)
+        )
+        return option_id, step_id, supply1, supply2
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
         """Precompute what the search needs per option: its gain counting every tile it puts in
@@ -580,7 +628,7 @@ class _Search:
         if self.may_skip[s]:
             s, gid = self.skip(s, st, jl, gid)
         self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
+        if self.nodes > self.limit:
             raise _OutOfBudget
         key = (s, st, jl, gid, val)
         memo = self.memo
@@ -615,7 +663,10 @@ class _Search:
             gkey = (gid << 5) | canon
             s1 = s + 1
             sid = (st >> (_SB * c)) & _SMASK
-            for opt in self.colour_options(c, n, sid, jl):
+            steps = self.colour_cache.get((sid << 12) | (jl << 7) | s)
+            if steps is None:
+                steps = self.colour_options(s, sid, jl)
+            for opt in steps:
                 total, gain, delta, jl2, gc, vadd, _, _ = opt
                 target = need if need > result else result + 1
                 total += off
@@ -757,18 +808,20 @@ class _Search:
         val = 0
         actual: list[int] = []
         s = 0
+        may_skip = self.may_skip
+        memo = self.memo
         while s < 65:
-            skipped, g_after = self.skip(s, st, jl, gid)
-            while s < skipped:
-                if s % 5 < 4:
-                    actual.append(0)
-                else:
-                    actual = []
-                s += 1
-            gid = g_after
-            if s == 65:
-                break
-            choice = self.memo[(s, st, jl, gid, val)][1]
+            if may_skip[s]:
+                skipped, gid = self.skip(s, st, jl, gid)
+                while s < skipped:
+                    if s % 5 < 4:
+                        actual.append(0)
+                    else:
+                        actual = []
+                    s += 1
+                if s == 65:
+                    break
+            choice = memo[(s, st, jl, gid, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5
@@ -776,7 +829,9 @@ class _Search:
                 acts, starts = opt[6], opt[7]
                 actual.append(opt[4])
                 faces = _FACES[c]
-                old = sorted(runs[c], key=lambda r: r[0])
+                old = runs[c]
+                if len(old) > 1:
+                    old.sort(key=_first)
                 kept_runs: list[tuple[int, list[tuple[Face, _Item]]]] = []
                 for (_, run), (item, x) in zip(old, acts, strict=True):
                     if item is None:
@@ -928,34 +983,42 @@ _KIND = {"R": 0, "F": 1, "L": 2}
 # Colour codes by the identity of the colour (None 0, then 1-4): hashing a Color enum member
 # runs Python code, and the reconstruction looks faces up thousands of times per call.
 _CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
+# The number and colour part of a signature item, by the identity of a shared face.
+# The mirrored face (number 14 - n) of a shared face, by identity.
+_FLIP_ID = {id(f): _FACES[c][14 - f.number] for c, row in enumerate(_FACES) for f in row}
+_FCODE = {id(f): (f.number << 12) | (_CID[id(f.color)] << 9) for row in _FACES for f in row}
+
+
+def _tile_key(tile: Tile) -> tuple[int, int, int]:
+    """``Tile.sort_key()`` without hashing the colour (colour, number, copy; jokers last)."""
+    c = _CID[id(tile.color)]
+    return (c - 1, tile.number, tile.copy) if c else (99, 99, tile.copy)
 
 
 def _signature(items: Iterable[tuple[Face, _Item]]) -> tuple[int, ...]:
     """What a set is made of, up to which physical copy of a face is used: one int per item
-    (number, colour, real / free joker / which table joker)."""
-    return tuple(
-        sorted(
-            (f.number << 12)
-            | (_CID[id(f.color)] << 9)
-            | (_KIND[it[0]] << 7)
-            | (it[1] if it[0] == "L" else 0)
-            for f, it in items
-        )
-    )
+    (number, colour, real / free joker / which table joker). The faces are the shared ones of
+    ``_FACES``."""
+    fcode = _FCODE
+    kind = _KIND
+    return tuple(sorted([fcode[id(f)] | (kind[it[0]] << 7) | it[1] for f, it in items]))
 
 
 def _table_signatures(table: Sequence[Meld], model: _Model) -> list[tuple[int, ...]]:
-    ids = {lk.tile: lk.ident for lk in model.locked}
+    ids = {id(lk.tile): lk.ident for lk in model.locked}
+    cid = _CID
     sigs = []
     for meld in table:
-        items: list[tuple[Face, _Item]] = []
+        codes: list[int] = []
+        run = meld.kind is MeldKind.RUN
         for tile, face in zip(meld.tiles, meld.faces, strict=True):
-            if tile.is_joker:
-                shown = face if meld.kind is MeldKind.RUN else Face(None, face.number)
-                items.append((shown, ("L", ids[tile])))
+            if tile.color is None:
+                shown = cid[id(face.color)] if run else 0
+                codes.append((face.number << 12) | (shown << 9) | (2 << 7) | ids[id(tile)])
             else:
-                items.append((face, ("R", 0)))
-        sigs.append(_signature(items))
+                codes.append((face.number << 12) | (cid[id(face.color)] << 9))
+        codes.sort()
+        sigs.append(tuple(codes))
     return sigs
 
 
@@ -974,12 +1037,12 @@ def _run_piece_ok(piece: _FaceSet, info: Sequence[_Locked]) -> bool:
 
 
 def _split_runs(
-    sets: list[_FaceSet], targets: Counter[tuple[int, ...]], info: Sequence[_Locked]
+    sets: list[_FaceSet], targets: dict[tuple[int, ...], int], info: Sequence[_Locked]
 ) -> list[_FaceSet]:
     """Cut long runs where the cut gives back a table run exactly (R1-R6 -> R1-R3 / R4-R6)."""
     out: list[_FaceSet] = []
     for run in sets:
-        if len(run) < 6 or run[0][0].color is None or run[0][0] == run[1][0]:
+        if len(run) < 6 or run[0][0].color is None or run[0][0] is run[1][0]:
             out.append(run)
             continue
         size = len(run)
@@ -994,7 +1057,7 @@ def _split_runs(
                 piece = run[start:end]
                 if not _run_piece_ok(piece, info):
                     continue
-                score = prev[0] + (1 if targets[_signature(piece)] else 0)
+                score = prev[0] + (1 if targets.get(_signature(piece)) else 0)
                 cur = best[end]
                 if cur is None or score > cur[0]:
                     best[end] = (score, [*prev[1], piece])
@@ -1003,8 +1066,12 @@ def _split_runs(
     return out
 
 
-def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list[_FaceSet]:
-    """Re-split each number's groups so that table groups come back unchanged where possible."""
+def _regroup(
+    sets: list[_FaceSet], table: Sequence[Meld], model: _Model, targets: dict[tuple[int, ...], int]
+) -> list[_FaceSet]:
+    """Re-split each number's groups so that table groups come back unchanged where possible
+    (a number with no starting group, or whose groups all equal starting groups, is left as
+    the search planned it)."""
     by_number: dict[int, list[_FaceSet]] = {}
     others: list[_FaceSet] = []
     for s in sets:
@@ -1012,9 +1079,31 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
             by_number.setdefault(s[0][0].number, []).append(s)
         else:
             others.append(s)
-    ids = {lk.tile: lk.ident for lk in model.locked}
+    ids = {id(lk.tile): lk.ident for lk in model.locked}
+    starting: dict[int, list[tuple[list[int], list[int]]]] = {}
+    for meld in table:
+        if meld.kind is MeldKind.GROUP:
+            n = meld.faces[0].number
+            if n in by_number:
+                starting.setdefault(n, []).append(
+                    (
+                        [_CID[id(t.color)] - 1 for t in meld.tiles if t.color is not None],
+                        [ids[id(t)] for t in meld.tiles if t.color is None],
+                    )
+                )
     out = list(others)
     for n, groups in by_number.items():
+        candidates = starting.get(n)
+        if not candidates:
+            out.extend(groups)
+            continue
+        wanted: dict[tuple[int, ...], int] = {}
+        for grp in groups:
+            sig = _signature(grp)
+            wanted[sig] = wanted.get(sig, 0) + 1
+        if all(targets.get(sig, 0) >= k for sig, k in wanted.items()):
+            out.extend(groups)
+            continue
         g = [0, 0, 0, 0]
         locked: list[int] = []
         free = 0
@@ -1022,17 +1111,13 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
             for face, it in grp:
                 if it[0] == "R":
                     assert face.color is not None
-                    g[COLORS.index(face.color)] += 1
+                    g[_CID[id(face.color)] - 1] += 1
                 elif it[0] == "L":
                     locked.append(it[1])
                 else:
                     free += 1
         carved: list[_FaceSet] = []
-        for meld in table:
-            if meld.kind is not MeldKind.GROUP or meld.number != n:
-                continue
-            cols = [COLORS.index(t.color) for t in meld.tiles if t.color is not None]
-            lks = [ids[t] for t in meld.tiles if t.is_joker]
+        for cols, lks in candidates:
             if any(g[c] < 1 for c in cols) or any(j not in locked for j in lks):
                 continue
             for c in cols:
@@ -1064,6 +1149,10 @@ def _regroup(sets: list[_FaceSet], table: Sequence[Meld], model: _Model) -> list
     return out
 
 
+def _first(run: tuple[int, list[tuple[Face, _Item]]]) -> int:
+    return run[0]
+
+
 # -- physical tiles ------------------------------------------------------------------------------
 
 
@@ -1074,28 +1163,52 @@ def _assign(
     model: _Model,
     rack_required: Sequence[Tile],
     rack_optional: Sequence[Tile],
-) -> list[list[Tile | None]]:
+) -> tuple[list[list[Tile | None]], list[int]]:
     """Choose physical tiles for every face: table sets that can stay whole stay whole, each
-    locked joker gets a real tile of its own set beside it, rack tiles fill the rest."""
-    origin: dict[Tile, int] = {}
+    locked joker gets a real tile of its own set beside it, rack tiles fill the rest.
+
+    Also returns, per set, the index of the starting set it equals (-1 if none): such a set
+    takes that set's tiles wholesale (its table jokers are its own, so no other set needs a
+    witness from it) and ``_finish`` returns the starting set itself."""
+    # Sets equal to a starting set claim it first, before any other tile is chosen.
+    wanted: dict[tuple[int, ...], list[int]] = {}
+    for index, sig in enumerate(sigs):
+        wanted.setdefault(sig, []).append(index)
+    whole = [-1] * len(sets)
+    claimed = [False] * len(table)
+    set_sigs = [_signature(s) for s in sets] if table else []
+    for si, sig in enumerate(set_sigs):
+        options = wanted.get(sig)
+        if options:
+            whole[si] = home = options.pop(0)
+            claimed[home] = True
+    origin: dict[int, int] = {}
     if model.locked:
-        origin = {tile: index for index, meld in enumerate(table) for tile in meld.tiles}
+        origin = {id(tile): index for index, meld in enumerate(table) for tile in meld.tiles}
     # Table tiles by face code, each with the index of its starting set.
     cid = _CID
     pool: dict[int, list[tuple[Tile, int]]] = {}
     for index, meld in enumerate(table):
+        if claimed[index]:
+            continue
         for tile in meld.tiles:
             if tile.color is not None:
-                pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append((tile, index))
+                code = (tile.number << 12) | (cid[id(tile.color)] << 9)
+                pool.setdefault(code, []).append((tile, index))
     rack_pool: dict[int, list[Tile]] = {}
     jokers: list[Tile] = []
     for tile in [*rack_required, *rack_optional]:
         if tile.color is None:
             jokers.append(tile)
         else:
-            rack_pool.setdefault(tile.number * 8 + cid[id(tile.color)], []).append(tile)
+            code = (tile.number << 12) | (cid[id(tile.color)] << 9)
+            rack_pool.setdefault(code, []).append(tile)
     chosen: list[list[Tile | None]] = [[None] * len(s) for s in sets]
-    codes = [[f.number * 8 + cid[id(f.color)] for f, _ in s] for s in sets]
+    open_sets = [si for si in range(len(sets)) if whole[si] < 0]
+    fcode = _FCODE
+    codes: list[list[int]] = [[]] * len(sets)
+    for si in open_sets:
+        codes[si] = [fcode[id(f)] for f, _ in sets[si]]
 
     def take(face: int, meld_index: int | None) -> Tile | None:
         tiles = pool.get(face)
@@ -1107,7 +1220,8 @@ def _assign(
         return None
 
     # Locked jokers and their witnesses first.
-    for si, s in enumerate(sets if model.locked else ()):
+    for si in open_sets if model.locked else ():
+        s = sets[si]
         for i, (_, it) in enumerate(s):
             if it[0] != "L":
                 continue
@@ -1122,35 +1236,28 @@ def _assign(
             for k in candidates:
                 held = chosen[si][k]
                 if held is not None:
-                    if origin.get(held) == info.meld_index:
+                    if origin.get(id(held)) == info.meld_index:
                         break
                     continue
                 witness = take(codes[si][k], info.meld_index)
                 if witness is not None:
                     chosen[si][k] = witness
                     break
-    # Then whole table sets, then each set's "home" set, then any table tile, then the rack.
-    wanted: dict[tuple[int, ...], list[int]] = {}
-    for index, sig in enumerate(sigs):
-        wanted.setdefault(sig, []).append(index)
-    homes: list[int | None] = []
-    for si, s in enumerate(sets):
-        home: int | None = None
-        options = wanted.get(_signature(s), [])
-        if options:
-            home = options.pop(0)
-        else:
-            counts: Counter[int] = Counter()
-            for k, (_, it) in enumerate(s):
-                if it[0] == "R":
-                    for _, index in pool.get(codes[si][k], []):
-                        counts[index] += 1
-                        break
-                elif it[0] == "L":
-                    counts[model.locked[it[1]].meld_index] += 1
-            if counts:
-                home = min(counts, key=lambda i: (-counts[i], i))
-        homes.append(home)
+    # Then each set's "home" set (the starting set it shares most with), any table tile, the rack.
+    homes: list[int | None] = [None] * len(sets)
+    for si in open_sets:
+        counts: dict[int, int] = {}
+        for (_, it), code in zip(sets[si], codes[si], strict=True):
+            if it[0] == "R":
+                left = pool.get(code)
+                if left:
+                    index = left[0][1]
+                    counts[index] = counts.get(index, 0) + 1
+            elif it[0] == "L":
+                index = model.locked[it[1]].meld_index
+                counts[index] = counts.get(index, 0) + 1
+        if counts:
+            homes[si] = min(counts, key=lambda i: (-counts[i], i))
 
     home_faces: dict[int, list[int]] = {}
 
@@ -1161,7 +1268,9 @@ def _assign(
         faces = home_faces.get(home)
         if faces is None:
             faces = home_faces[home] = [
-                t.number * 8 + cid[id(t.color)] for t in table[home].tiles if t.color is not None
+                (t.number << 12) | (cid[id(t.color)] << 9)
+                for t in table[home].tiles
+                if t.color is not None
             ]
         left = list(faces)
         shared = 0
@@ -1171,40 +1280,72 @@ def _assign(
                 shared += 1
         return -shared
 
-    for si in sorted(range(len(sets)), key=overlap):
+    for si in sorted(open_sets, key=overlap):
         if homes[si] is None:
             continue
         for k, (_, it) in enumerate(sets[si]):
             if it[0] == "R" and chosen[si][k] is None:
                 chosen[si][k] = take(codes[si][k], homes[si])
-    for si, s in enumerate(sets):
-        for k, (_, it) in enumerate(s):
-            if it[0] == "R" and chosen[si][k] is None:
-                chosen[si][k] = take(codes[si][k], None)
-    for si, s in enumerate(sets):
-        for k, (_, it) in enumerate(s):
-            if chosen[si][k] is None:
+    # A face no table tile is left for now never gets one later: one pass fills the rest.
+    for si in open_sets:
+        row = chosen[si]
+        for k, (_, it) in enumerate(sets[si]):
+            if row[k] is None:
                 if it[0] == "R":
-                    chosen[si][k] = rack_pool[codes[si][k]].pop(0)
+                    code = codes[si][k]
+                    row[k] = take(code, None) or rack_pool[code].pop(0)
                 else:
-                    chosen[si][k] = jokers.pop(0)
-    return chosen
+                    row[k] = jokers.pop(0)
+    return chosen, whole
 
 
-def _build(items: _FaceSet, tiles: Sequence[Tile | None]) -> Meld:
-    real = [t for t in tiles if t is not None]
-    is_run = items[0][0].color is not None and any(f.number != items[0][0].number for f, _ in items)
-    if all(it[0] == "R" for _, it in items):
-        # No joker to resolve: the canonical order is known (runs come in ascending order, a
-        # real tile shows the face it was chosen for).
-        if is_run:
+def _build(
+    items: _FaceSet, tiles: Sequence[Tile | None], back: dict[int, Tile] | None = None
+) -> Meld:
+    """The meld of a set whose faces the search chose, in the canonical order ``Meld.build``
+    gives (runs ascending with jokers in their places; groups by colour, jokers last). With
+    ``back``, the search read the numbers mirrored: the meld is made of the real tiles."""
+    real = cast(list[Tile], tiles)
+    first = items[0][0]
+    if first.color is not None and items[1][0].number != first.number:
+        if back is None:
             return Meld(tuple(real), tuple(f for f, _ in items), MeldKind.RUN)
-        real.sort(key=Tile.sort_key)
-        return Meld(tuple(real), tuple(t.face for t in real), MeldKind.GROUP)
-    if is_run:
-        pins = {i: f for i, (f, _) in enumerate(items) if real[i].is_joker}
-        return Meld.build(real, pins, MeldKind.RUN)
-    return Meld.build(real, None, MeldKind.GROUP)
+        flip = _FLIP_ID
+        return Meld(
+            tuple(back[id(t)] for t in reversed(real)),
+            tuple(flip[id(f)] for f, _ in reversed(items)),
+            MeldKind.RUN,
+        )
+    n = first.number
+    if back is not None:
+        # Within one number mirrored tiles sort as the real ones do (colour, then copy).
+        real = [back[id(t)] for t in real]
+        n = 14 - n
+    cid = _CID
+    reals = sorted((t for t in real if t.color is not None), key=_tile_key)
+    faces = [_FACES[cid[id(t.color)] - 1][n] for t in reals]
+    jokers = [t for t in real if t.color is None]
+    if jokers:
+        # An open joker stands for the missing colour when only one is missing, else for
+        # "a missing colour" (as ``Meld.build`` resolves it).
+        missing = [c for c in range(4) if not any(cid[id(t.color)] - 1 == c for t in reals)]
+        face = _FACES[missing[0]][n] if len(jokers) == 1 and len(missing) == 1 else _FACES[4][n]
+        faces += [face] * len(jokers)
+    return Meld((*reals, *jokers), tuple(faces), MeldKind.GROUP)
+
+
+def _origin_counts(meld: Meld, origin: dict[int, int], starting: dict[int, int]) -> dict[int, int]:
+    """How many tiles of each starting set ``meld`` holds (a starting set itself: all of its
+    own, found without looking at its tiles)."""
+    i = starting.get(id(meld))
+    if i is not None:
+        return {i: len(meld.tiles)}
+    counts: dict[int, int] = {}
+    for tile in meld.tiles:
+        i = origin.get(id(tile))
+        if i is not None:
+            counts[i] = counts.get(i, 0) + 1
+    return counts
 
 
 def _metrics(
@@ -1215,13 +1356,9 @@ def _metrics(
     sets hold the very same tile objects; hashing a tile by value runs Python code)."""
     biggest = [0] * len(table)
     whole = [False] * len(table)
+    starting = {id(m): i for i, m in enumerate(table)}
     for meld in final:
-        counts: dict[int, int] = {}
-        for tile in meld.tiles:
-            i = origin.get(id(tile))
-            if i is not None:
-                counts[i] = counts.get(i, 0) + 1
-        for i, k in counts.items():
+        for i, k in _origin_counts(meld, origin, starting).items():
             if k > biggest[i]:
                 biggest[i] = k
             if k == len(meld.tiles) == len(table[i].tiles):
@@ -1233,17 +1370,14 @@ def _metrics(
 
 def _order(table: Sequence[Meld], final: list[Meld], origin: dict[int, int]) -> list[Meld]:
     """Table order first (each starting set's biggest part where it was), new sets last."""
+    starting = {id(m): i for i, m in enumerate(table)}
 
     def key(meld: Meld) -> tuple[int, int, tuple[int, int, int]]:
-        counts: dict[int, int] = {}
-        for tile in meld.tiles:
-            i = origin.get(id(tile))
-            if i is not None:
-                counts[i] = counts.get(i, 0) + 1
+        counts = _origin_counts(meld, origin, starting)
         if not counts:
-            return (len(table), 0, meld.tiles[0].sort_key())
+            return (len(table), 0, _tile_key(meld.tiles[0]))
         home = min(counts, key=lambda i: (-counts[i], i))
-        return (home, -counts[home], meld.tiles[0].sort_key())
+        return (home, -counts[home], _tile_key(meld.tiles[0]))
 
     return sorted(final, key=key)
 
@@ -1275,28 +1409,33 @@ def _useless(model: _Model) -> None:
     """
     jokers = model.free_jokers
     avail = model.avail
-    present = [[avail[c][n] > 0 for n in range(15)] for c in range(4)]
-    for c, n in model.locked_run:
-        present[c][n] = True
-    group_jokers = [len(model.locked_group.get(n, ())) for n in range(15)]
-    changed = True
+    opt = model.opt
+    # Two free jokers make a group with any tile: nothing can be dropped.
+    changed = jokers < 2 and any(any(row) for row in opt)
+    if changed:
+        present = [[avail[c][n] > 0 for n in range(15)] for c in range(4)]
+        for c, n in model.locked_run:
+            present[c][n] = True
+        colours = [sum(1 for c in range(4) if avail[c][n]) for n in range(15)]
+        spare = [len(model.locked_group.get(n, ())) + jokers for n in range(15)]
     while changed:
         changed = False
         for c in range(4):
+            row = opt[c]
             for n in range(1, 14):
-                if not model.opt[c][n]:
-                    continue
-                others = sum(1 for cc in range(4) if cc != c and avail[cc][n])
-                if others + group_jokers[n] + jokers >= 2:
+                # Another colour of the number twice over (the tile's own colour counts once).
+                if not row[n] or colours[n] + spare[n] >= 3:
                     continue
                 if any(
                     sum(1 for k in range(a, a + 3) if k != n and not present[c][k]) <= jokers
                     for a in range(max(1, n - 2), min(n, 11) + 1)
                 ):
                     continue
-                model.opt[c][n] = 0
+                row[n] = 0
                 avail[c][n] = model.must[c][n]
                 present[c][n] = avail[c][n] > 0 or (c, n) in model.locked_run
+                if not avail[c][n]:
+                    colours[n] -= 1
                 changed = True
     # The bound must forget the dropped tiles.
     for s in range(64, -1, -1):
@@ -1334,11 +1473,10 @@ def _direction(
 ) -> _Direction:
     back: dict[int, Tile] | None = None
     if mirrored:
-        everything = [*(t for m in table for t in m.tiles), *optional, *required]
-        back = {id(_flip(t)): t for t in everything}
-        table = [_mirror(m) for m in table]
-        optional = [_flip(t) for t in optional]
-        required = [_flip(t) for t in required]
+        back = {}
+        table = [_mirror(m, back) for m in table]
+        optional = _flip_all(optional, back)
+        required = _flip_all(required, back)
     model = _Model(
         table,
         optional,
@@ -1462,23 +1600,27 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
     sets = search.arrangement()
     sigs = way.sigs if way.sigs is not None else _table_signatures(table, model)
     if table:
-        sets = _split_runs(sets, Counter(sigs), model.locked)
+        targets: dict[tuple[int, ...], int] = {}
+        for sig in sigs:
+            targets[sig] = targets.get(sig, 0) + 1
+        sets = _split_runs(sets, targets, model.locked)
         if any(m.kind is MeldKind.GROUP for m in table):
-            sets = _regroup(sets, table, model)
-    chosen = _assign(sets, table, sigs, model, way.required, way.optional)
-    # A starting set that comes back with the same tiles in the same order is that set.
+            sets = _regroup(sets, table, model, targets)
+    chosen, whole = _assign(sets, table, sigs, model, way.required, way.optional)
+    # A set equal to a starting set is that set; so is one that comes back with its tiles in
+    # the same order.
     same = {tuple(map(id, m.tiles)): real_table[i] for i, m in enumerate(table)}
     back = way.back
     on_table = set() if back is None else {t for m in real_table for t in m.tiles if t.is_joker}
     melds: list[Meld] = []
-    for items, tiles in zip(sets, chosen, strict=True):
-        kept = same.get(tuple(map(id, tiles))) if same else None
+    for items, tiles, home in zip(sets, chosen, whole, strict=True):
+        kept = real_table[home] if home >= 0 else same.get(tuple(map(id, tiles))) if same else None
         if kept is not None:
             melds.append(kept)
         elif back is None:
             melds.append(_build(items, tiles))
         else:
-            melds.append(_tidy(_unmirror(_build(items, tiles), back), on_table))
+            melds.append(_tidy(_build(items, tiles, back), on_table))
     return melds
 
 
@@ -1486,16 +1628,6 @@ def _finish(way: _Direction, real_table: Sequence[Meld]) -> list[Meld]:
 # or a Color runs Python code). Tiles and faces are immutable, so sharing them is safe.
 _FLIPPED: dict[tuple[int, int, int], Tile] = {}
 _FLIPPED_FACE: dict[tuple[int, int], Face] = {}
-
-
-def _flip(tile: Tile) -> Tile:
-    if tile.color is None:
-        return tile
-    key = (id(tile.color), tile.number, tile.copy)
-    flipped = _FLIPPED.get(key)
-    if flipped is None:
-        flipped = _FLIPPED[key] = Tile(tile.color, 14 - tile.number, tile.copy)
-    return flipped
 
 
 def _flip_face(face: Face) -> Face:
@@ -1506,19 +1638,31 @@ def _flip_face(face: Face) -> Face:
     return flipped
 
 
-def _mirror(meld: Meld) -> Meld:
+def _flip_all(tiles: Iterable[Tile], back: dict[int, Tile]) -> list[Tile]:
+    """The mirrored tiles, noting in ``back`` the real tile behind each (by identity)."""
+    flipped = _FLIPPED
+    out: list[Tile] = []
+    for tile in tiles:
+        mirror = tile
+        if tile.color is not None:
+            key = (id(tile.color), tile.number, tile.copy)
+            found = flipped.get(key)
+            if found is None:
+                found = flipped[key] = Tile(tile.color, 14 - tile.number, tile.copy)
+            mirror = found
+        back[id(mirror)] = tile
+        out.append(mirror)
+    return out
+
+
+def _mirror(meld: Meld, back: dict[int, Tile]) -> Meld:
     """The same set with every number n read as 14 - n (a run is read backwards)."""
-    pairs = [(_flip(t), _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
+    tiles = _flip_all(meld.tiles, back)
+    faces = [_flip_face(f) for f in meld.faces]
     if meld.kind is MeldKind.RUN:
-        pairs.reverse()
-    return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
-
-
-def _unmirror(meld: Meld, back: dict[int, Tile]) -> Meld:
-    pairs = [(back[id(t)], _flip_face(f)) for t, f in zip(meld.tiles, meld.faces, strict=True)]
-    if meld.kind is MeldKind.RUN:
-        pairs.reverse()
-    return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
+        tiles.reverse()
+        faces.reverse()
+    return Meld(tuple(tiles), tuple(faces), meld.kind)
 
 
 def _tidy(meld: Meld, table_jokers: set[Tile]) -> Meld:
@@ -1656,7 +1800,7 @@ def _solve(
             new_melds = _finish(*last)
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
     if opening:
-        final = [*table, *sorted(new_melds, key=lambda m: m.tiles[0].sort_key())]
+        final = [*table, *sorted(new_melds, key=lambda m: _tile_key(m.tiles[0]))]
     else:
         final = _order(table, [*frozen, *new_melds], origin)
         table_jokers = any(m.jokers for m in table)
@@ -1669,7 +1813,7 @@ def _solve(
             if again is None:
                 return None
             final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
-    placed = sort_tiles(t for m in final for t in m.tiles if id(t) not in origin)
+    placed = sorted((t for m in final for t in m.tiles if id(t) not in origin), key=_tile_key)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )

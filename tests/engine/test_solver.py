@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from engine.errors import IllegalMoveError
-from engine.melds import Meld
+from engine.melds import Meld, MeldKind
 from engine.notation import parse_tokens
 from engine.solver import auto_arrange, check, explain, solve
 from engine.tiles import Tile
@@ -228,3 +228,37 @@ def test_jokers_with_no_set_to_lengthen_are_placed_by_a_full_search() -> None:
     assert texts(sol.melds) == [" ".join(f"R{n}" for n in range(1, 12)), "J=R11 R12 R13"]
     table, rack = position("R13 K13 B13 O13", "J")
     assert solve(table, rack) is None
+
+
+def test_new_sets_are_what_meld_build_makes_of_them() -> None:
+    """The solver builds new sets itself (faster than ``Meld.build``); every new set, jokers and
+    mirrored searches included, must be exactly what ``Meld.build`` makes of its tiles (run jokers
+    pinned to their faces, group jokers left open)."""
+    rng = random.Random(7)
+    seen_joker_groups = 0
+    for i in range(60):
+        p = random_position(
+            rng,
+            [6, 15, 30, 45][i % 4],
+            rng.randint(8, 24),
+            table_jokers=i % 3,
+            rack_jokers=(i // 3) % 3,
+        )
+        table, rack = p.table, p.rack
+        solution = solve(table, rack, minimal_change=False)
+        if solution is None:
+            continue
+        for meld in solution.melds:
+            if any(meld is m for m in table):
+                continue
+            pins = None
+            if meld.kind is MeldKind.RUN:
+                pins = {
+                    j: f
+                    for j, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
+                    if t.is_joker
+                }
+            else:
+                seen_joker_groups += bool(meld.jokers)
+            assert Meld.build(meld.tiles, pins, meld.kind) == meld
+    assert seen_joker_groups > 0
