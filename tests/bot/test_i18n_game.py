@@ -6,7 +6,6 @@ would send it: the rules error comes back in the channel's language, nested reas
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -55,15 +54,6 @@ WRONG_MOVES = {
         "Nie ma czego cofnąć.",
     ),
 }
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await Harness.open(tmp_path / "bot.db")
-    try:
-        yield harness
-    finally:
-        await harness.close()
 
 
 def private_text(replies: list[Reply], player: PlayerRef) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,6 @@ from bot.api import PlayerRef, Reply
 from bot.scheduler import ManualScheduler
 from engine.tiles import sort_tiles, tiles_text
 from tests.bot.manager_harness import ANN, BOB, CHANNEL, EVE, Harness, give
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = await Harness.open(tmp_path / "bot.db")
-    try:
-        yield harness
-    finally:
-        await harness.close()
 
 
 def texts(replies: list[Reply]) -> str:
