@@ -172,7 +172,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "scores": "Wyniki: {scores}.",
         "match_next": "Dalej: gra {number} z {games}.",
         "match_over": "Mecz zakończony. Zwycięzca: {names}.",
-        "standings": "Tabela po {played} z {games} gier: {rows}.",
+        "standings": "Tabela (rozegrane gry: {played} z {games}): {rows}.",
         "rack": "Twój stojak ({count}): {tiles}",
         "rack_new": "Nowa: {tile}.",
         "hint_off": "Podpowiedzi są na tym kanale wyłączone (settings hints on).",
