@@ -399,8 +399,9 @@ class _Search:
         n = s // 5 + 1
         supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
         supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
-        # The weights follow from the number and the kind of search (``_weights``).
-        step_id = (((m.kind << 4) | n) << 2) | c
+        # The weights follow from the number and the kind of search (``_weights``); the colour
+        # does not matter (``best`` shifts the state change to the colour's place).
+        step_id = (m.kind << 4) | n
         if (c, n) in m.locked_run:
             return -1, step_id, supply1, supply2
         # must and opt: at most 3 copies each (<= 15 to be safe), the rest as below.
@@ -417,13 +418,13 @@ class _Search:
 
     def _steps(self, c: int, n: int, sid: int, jl: int, options: list[_Ready]) -> list[_Step]:
         """Precompute what the search needs per option: its gain counting every tile it puts in
-        a set, that gain plus what the jokers left could add, the packed state change. ``best``
-        takes off the table tiles (``base``) and adds what the rest of the rack could add."""
+        a set, that gain plus what the jokers left could add, the change of the colour's open-run
+        id (``best`` shifts it to the colour's place, so colours share the steps). ``best`` takes
+        off the table tiles (``base``) and adds what the rest of the rack could add."""
         m = self.m
         w = m.weight[n]
         jw = m.joker_weight[n]
         mjw = m.max_joker_weight
-        shift = _SB * c
         last = n == 13
         # Short runs need a tile of the next number (and the one after, for length 1) each: a
         # real tile there, a free joker or a table joker standing there.
@@ -441,7 +442,7 @@ class _Search:
                 (
                     gain + jl2 * mjw,
                     gain,
-                    (nsid - sid) << shift,
+                    nsid - sid,
                     jl2,
                     gc,
                     n * (used - gc + free),
@@ -662,7 +663,8 @@ class _Search:
             off = self.reach[s] - base
             gkey = (gid << 5) | canon
             s1 = s + 1
-            sid = (st >> (_SB * c)) & _SMASK
+            shift = _SB * c
+            sid = (st >> shift) & _SMASK
             steps = self.colour_cache.get((sid << 12) | (jl << 7) | s)
             if steps is None:
                 steps = self.colour_options(s, sid, jl)
@@ -691,7 +693,7 @@ class _Search:
                 if not fits:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
-                new_st = st + delta
+                new_st = st + (delta << shift)
                 hit = memo.get((s1, new_st, jl2, new_gid, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
