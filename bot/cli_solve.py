@@ -46,13 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _claim(tiles: Iterable[Any], used: set[Any]) -> list[Any]:
     """Give repeated faces distinct copies across the table and rack."""
-    out = []
-    for tile in tiles:
-        while tile in used:
-            tile = tile.with_copy(tile.copy + 1)
-        used.add(tile)
-        out.append(tile)
-    return out
+    from engine.tiles import distinct_copies
+
+    return distinct_copies(tiles, used)
 
 
 def _position(table_parts: Sequence[str], rack_text: str) -> tuple[list[Any], list[Any]]:

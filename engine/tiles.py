@@ -132,9 +132,12 @@ def sort_tiles(tiles: Iterable[Tile], by: str = "color") -> list[Tile]:
     return sorted(tiles, key=lambda t: t.sort_key(by))
 
 
-def distinct_copies(tiles: Iterable[Tile]) -> list[Tile]:
-    """Give repeated faces distinct copy numbers, so ``R7 R7`` means two physical tiles."""
-    used: set[Tile] = set()
+def distinct_copies(tiles: Iterable[Tile], used: set[Tile] | None = None) -> list[Tile]:
+    """Give repeated faces distinct copy numbers, so ``R7 R7`` means two physical tiles.
+
+    ``used`` (updated in place) carries the tiles already taken across several calls, so a
+    table and a rack written separately never share a physical tile."""
+    used = set() if used is None else used
     out: list[Tile] = []
     for tile in tiles:
         while tile in used:

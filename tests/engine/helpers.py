@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engine import Game, Meld, PlayerState, Rules
 from engine.notation import parse_meld_tokens, parse_tokens
-from engine.tiles import Tile
+from engine.tiles import Tile, distinct_copies
 
 
 def position(
@@ -27,10 +27,7 @@ def position(
     used: set[Tile] = set()
 
     def claim(tile: Tile) -> Tile:
-        while tile in used:
-            tile = tile.with_copy(tile.copy + 1)
-        used.add(tile)
-        return tile
+        return distinct_copies([tile], used)[0]
 
     melds = []
     for tokens in parse_meld_tokens(table):

@@ -12,7 +12,7 @@ from engine.errors import IllegalMoveError
 from engine.melds import Meld, MeldKind
 from engine.notation import parse_tokens
 from engine.solver import auto_arrange, check, explain, solve
-from engine.tiles import Tile
+from engine.tiles import Tile, distinct_copies
 from tests.engine.solver_oracle import random_position
 
 
@@ -21,10 +21,7 @@ def position(table: str, rack: str) -> tuple[list[Meld], list[Tile]]:
     used: set[Tile] = set()
 
     def claim(tile: Tile) -> Tile:
-        while tile in used:
-            tile = tile.with_copy(tile.copy + 1)
-        used.add(tile)
-        return tile
+        return distinct_copies([tile], used)[0]
 
     melds = []
     for part in [p for p in table.split("/") if p.strip()]:
