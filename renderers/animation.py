@@ -48,7 +48,8 @@ def frame_durations(frames: int, *, play_seconds: float = PLAY_SECONDS) -> list[
     return [FIRST_MS] + [each] * (turns - 1) + [LAST_MS]
 
 
-def _view(game: Game, names: Sequence[str], ai: Sequence[int], number: int | None) -> TableView:
+def turn_view(game: Game, names: Sequence[str], ai: Sequence[int], number: int | None) -> TableView:
+    """The table after turn ``number`` (None: the deal), titled with that turn's number."""
     view = table_view_from_game(game, names, ai_seats=ai)
     if game.finished:
         return view  # "Rummikub · game over" and the last move
@@ -72,7 +73,7 @@ def frames(
     images = []
     for step in replay_record(record):
         number = step.turn.number if step.turn is not None else None
-        view = _view(step.game, names, ai, number)
+        view = turn_view(step.game, names, ai, number)
         images.append(draw_table(view, theme=th, width=width, translate=translate))
     height = max(im.height for im in images)
     out = []
