@@ -91,6 +91,8 @@ def play_back(record: GameRecord, args: argparse.Namespace, stdin: TextIO, out: 
     ai = [i for i, s in enumerate(record.seats) if s.ai is not None]
     total = len(record.turns)
     interactive = args.delay is None and not args.check and stdin.isatty()
+    if interactive:
+        print("Enter: next turn, q then Enter: stop.", file=out)
     game = None
     for step in replay_record(record):
         game = step.game
