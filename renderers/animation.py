@@ -19,10 +19,11 @@ from PIL import Image
 from engine.game import Game
 from engine.messages import Msg, Translate, english
 from engine.record import GameRecord, replay_record
+from engine.scoring import EndReason
 from renderers.palette import to_palette
 from renderers.table import draw_table
 from renderers.theme import Theme, get_theme
-from renderers.views import TableView, table_view_from_game
+from renderers.views import TableView, seat_name, table_view_from_game
 
 Format = Literal["gif", "png"]
 
@@ -51,8 +52,12 @@ def frame_durations(frames: int, *, play_seconds: float = PLAY_SECONDS) -> list[
 def turn_view(game: Game, names: Sequence[str], ai: Sequence[int], number: int | None) -> TableView:
     """The table after turn ``number`` (None: the deal), titled with that turn's number."""
     view = table_view_from_game(game, names, ai_seats=ai)
-    if game.finished:
-        return view  # "Rummikub · game over" and the last move
+    result = game.result
+    if result is not None:
+        winner = seat_name(names, result.winner)
+        if result.reason is EndReason.OUT:
+            return replace(view, title=Msg("Rummikub! {name} wins", name=winner))
+        return replace(view, title=Msg("{name} wins with the lowest rack", name=winner))
     if number is None:
         return replace(view, title="Rummikub")
     return replace(view, title=Msg("Rummikub · turn {turn}", turn=number))
