@@ -70,15 +70,28 @@ def record_of(game: StoredGame) -> GameRecord:
 
 
 async def record_for_channel(
-    db: Database, platform: str, chat_id: str, game_id: int | None = None
+    db: Database,
+    platform: str,
+    chat_id: str,
+    game_id: int | None = None,
+    *,
+    nth: int | None = None,
 ) -> str:
-    """The record text of the channel's last finished game, or of ``game_id`` (one of its
-    ``history``). A game of another channel is refused as if it did not exist."""
+    """The record text of the channel's last finished game, of ``game_id``, or of the ``nth``
+    game its ``history`` lists (1 = the newest). A game of another channel is refused as if it
+    did not exist; an unfinished one with ``RecordUnavailableError``."""
     if game_id is None:
-        last = await db.games.history(platform, chat_id, limit=1)
-        if not last:
+        wanted = 1 if nth is None else nth
+        if not 1 <= wanted <= 1000:
+            raise RecordUnavailableError("Name a game from the history: 1 is the newest.")
+        games = await db.games.history(platform, chat_id, limit=wanted)
+        if not games:
             raise RecordUnavailableError("This channel has no finished game yet.")
-        game_id = last[0].id
+        if len(games) < wanted:
+            raise RecordUnavailableError(
+                f"This channel's history has {len(games)} finished games, not {wanted}."
+            )
+        game_id = games[wanted - 1].id
     try:
         game = await db.games.load(game_id)
     except NotFoundError:

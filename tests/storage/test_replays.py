@@ -66,6 +66,10 @@ async def test_the_last_finished_game_and_one_from_history_replay_to_the_stored_
     older = parse_record(await record_for_channel(db, "discord", "c1", first_id))
     assert replay_game(older).to_text() == first.to_text()
     assert older.tag("Game") == str(first_id)
+    by_place = await record_for_channel(db, "discord", "c1", nth=2)
+    assert by_place == older.to_text()
+    with pytest.raises(RecordUnavailableError, match="has 2 finished games, not 3"):
+        await record_for_channel(db, "discord", "c1", nth=3)
 
 
 async def test_unfinished_or_foreign_games_are_not_exported(db: Database) -> None:
