@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from engine.actions import Arrange
 from engine.errors import RummikubError
 from engine.game import Game, TurnOutcome
+from engine.messages import Msg
 from engine.notation import parse_meld_tokens
 from engine.scoring import GameResult
 from engine.settings import Rules
@@ -35,15 +36,18 @@ class RecordError(RummikubError):
     """A record that cannot be read, or whose turns the rules refuse; ``turn`` is the turn
     number at fault (None for the tags), ``line`` the 1-based line when known."""
 
-    turn: int | None
-    line: int | None
+    turn: int | None = None
+    line: int | None = None
 
-    def __init__(
-        self, message: str, /, *, turn: int | None = None, line: int | None = None
-    ) -> None:
-        super().__init__(message)
-        self.turn = turn
-        self.line = line
+    def at(self, *, turn: int | None = None, line: int | None = None) -> RecordError:
+        """This error, marked with the turn and line it is about."""
+        self.turn, self.line = turn, line
+        return self
+
+
+def _reason(err: Exception) -> object:
+    """What an error says, still translatable when it is a rules error."""
+    return err.msg if isinstance(err, RummikubError) else str(err)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +92,12 @@ class GameRecord:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
-    def seat_label(self, seat: int) -> str:
+    def seat_label(self, seat: int) -> Msg:
         """``Ann, seat 0`` (or ``seat 0`` for a seat with no name)."""
         name = self.seats[seat].name if 0 <= seat < len(self.seats) else ""
-        return f"{name}, seat {seat}" if name else f"seat {seat}"
+        if name:
+            return Msg("{name}, seat {seat}", name=name, seat=seat)
+        return Msg("seat {seat}", seat=seat)
 
     def tag(self, key: str) -> str | None:
         return next((v for k, v in self.tags if k == key), None)
@@ -140,7 +146,8 @@ def parse_record(text: str) -> GameRecord:
     first = next((line.strip() for line in lines if line.strip()), "")
     if first != _tag("Format", FORMAT):
         raise RecordError(
-            f'This is not a Rummikub record: the first line must be [Format "{FORMAT}"].'
+            "This is not a Rummikub record: the first line must be {tag}.",
+            tag=_tag("Format", FORMAT),
         )
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -148,13 +155,16 @@ def parse_record(text: str) -> GameRecord:
             continue
         if line.startswith("["):
             if turns:
-                raise RecordError(f"Line {number}: tags go before the first turn.", line=number)
+                raise RecordError("Line {line}: tags go before the first turn.", line=number).at(
+                    line=number
+                )
             match = _TAG_RE.match(line)
             if match is None:
                 raise RecordError(
-                    f'Line {number}: a tag looks like [Seed "12345"], not {line[:60]!r}.',
+                    'Line {line}: a tag looks like [Seed "12345"], not {text!r}.',
                     line=number,
-                )
+                    text=line[:60],
+                ).at(line=number)
             key, value = match.group("key"), _unescape(match.group("value"))
             seat = _SEAT_RE.match(key)
             if seat is not None:
@@ -162,7 +172,9 @@ def parse_record(text: str) -> GameRecord:
                 target[int(seat.group("index"))] = value
             elif key in _KNOWN_TAGS:
                 if key in tags:
-                    raise RecordError(f"Line {number}: the tag {key} appears twice.", line=number)
+                    raise RecordError(
+                        "Line {line}: the tag {key} appears twice.", line=number, key=key
+                    ).at(line=number)
                 tags[key] = value
             else:
                 extra.append((key, value))
@@ -170,20 +182,25 @@ def parse_record(text: str) -> GameRecord:
         match = _TURN_RE.match(_COMMENT_RE.sub(" ", line).strip())
         if match is None:
             raise RecordError(
-                f"Line {number}: a turn looks like '12. 0 draw', not {line[:60]!r}.", line=number
-            )
+                "Line {line}: a turn looks like '12. 0 draw', not {text!r}.",
+                line=number,
+                text=line[:60],
+            ).at(line=number)
         comments = [c[1:-1].strip() for c in _COMMENT_RE.findall(line)]
         command = " ".join(match.group("command").split())
         turn_number = int(match.group("number"))
         expected = len(turns) + 1
         if turn_number != expected:
             raise RecordError(
-                f"Line {number}: expected turn {expected}, found turn {turn_number}.",
-                turn=turn_number,
+                "Line {line}: expected turn {expected}, found turn {found}.",
                 line=number,
-            )
+                expected=expected,
+                found=turn_number,
+            ).at(turn=turn_number, line=number)
         if not command:
-            raise RecordError(f"Turn {turn_number}: the turn says nothing.", turn=turn_number)
+            raise RecordError("Turn {number}: the turn says nothing.", number=turn_number).at(
+                turn=turn_number, line=number
+            )
         turns.append(
             RecordTurn(turn_number, int(match.group("seat")), command, " ".join(comments), number)
         )
@@ -194,27 +211,31 @@ def parse_record(text: str) -> GameRecord:
         raise RecordError("The record must name its seats Seat0, Seat1, ... (at least two).")
     if not count <= rules.edition.max_players:
         raise RecordError(
-            f"The {rules.edition.value} edition is for 2 to {rules.edition.max_players} "
-            f"players, but the record has {count} seats."
+            "The {edition} edition is for 2 to {most} players, but the record has {count} seats.",
+            edition=rules.edition.value,
+            most=rules.edition.max_players,
+            count=count,
         )
     stray = sorted(set(seat_ai) - set(seat_names))
     if stray:
-        raise RecordError(f"Seat{stray[0]}AI names a seat the record does not have.")
+        raise RecordError("Seat{index}AI names a seat the record does not have.", index=stray[0])
     for turn in turns:
         if turn.seat >= count:
             raise RecordError(
-                f"Turn {turn.number}: there is no seat {turn.seat}; the seats are 0 to "
-                f"{count - 1}.",
-                turn=turn.number,
-                line=turn.line,
-            )
+                "Turn {number}: there is no seat {seat}; the seats are 0 to {last}.",
+                number=turn.number,
+                seat=turn.seat,
+                last=count - 1,
+            ).at(turn=turn.number, line=turn.line)
     seats = tuple(RecordSeat(seat_names[i], seat_ai.get(i)) for i in range(count))
     result = tags.get("Result", "*")
     if result != "*":
         try:
             GameResult.from_text(result)
         except (ValueError, KeyError):
-            raise RecordError(f"The Result tag {result!r} is not a game result.") from None
+            raise RecordError(
+                "The Result tag {result!r} is not a game result.", result=result
+            ) from None
     return GameRecord(
         rules, seed, seats, tuple(turns), None if result == "*" else result, tuple(extra)
     )
@@ -227,14 +248,17 @@ def _rules_of(tags: dict[str, str]) -> Rules:
             edition = Edition(tags["Edition"].strip().lower())
             if "Rules" in tags and "edition=" in tags["Rules"] and edition != rules.edition:
                 raise RecordError(
-                    f"The Edition tag says {edition.value} but the Rules tag says "
-                    f"{rules.edition.value}."
+                    "The Edition tag says {edition} but the Rules tag says {rules}.",
+                    edition=edition.value,
+                    rules=rules.edition.value,
                 )
             rules = rules.with_setting("edition", edition.value)
     except RecordError:
         raise
     except ValueError as err:
-        raise RecordError(f"The record's rules are not valid: {err}") from None
+        raise RecordError(
+            "The record's rules are not valid: {reason}", reason=_reason(err)
+        ) from None
     return rules
 
 
@@ -243,7 +267,7 @@ def _seed_of(tags: dict[str, str]) -> int:
     if text is None:
         raise RecordError('The record has no [Seed "..."] tag; the seed fixes the deal.')
     if re.fullmatch(r"-?[0-9]{1,20}", text.strip()) is None:
-        raise RecordError(f"The Seed tag must be a whole number, not {text!r}.")
+        raise RecordError("The Seed tag must be a whole number, not {text!r}.", text=text)
     return int(text)
 
 
@@ -267,36 +291,46 @@ def replay_record(record: GameRecord) -> Iterator[ReplayStep]:
     try:
         game = Game.new(len(record.seats), record.seed, record.rules)
     except RummikubError as err:
-        raise RecordError(f"The record's setup is not a game: {err}") from None
+        raise RecordError(
+            "The record's setup is not a game: {reason}", reason=_reason(err)
+        ) from None
     yield ReplayStep(None, None, game)
     for turn in record.turns:
-        label = f"Turn {turn.number} ({record.seat_label(turn.seat)})"
+        reason: object = None
         if game.finished:
+            reason = Msg("the game was already over after turn {number}.", number=turn.number - 1)
+        elif turn.seat != game.current:
+            reason = Msg("it was the turn of {name}.", name=record.seat_label(game.current))
+        else:
+            try:
+                outcome = play_command(game, turn.command)
+            except RummikubError as err:
+                reason = err.msg
+        if reason is not None:
             raise RecordError(
-                f"{label}: the game was already over after turn {turn.number - 1}.",
-                turn=turn.number,
-                line=turn.line,
-            )
-        if turn.seat != game.current:
-            raise RecordError(
-                f"{label}: it was the turn of {record.seat_label(game.current)}.",
-                turn=turn.number,
-                line=turn.line,
-            )
-        try:
-            outcome = play_command(game, turn.command)
-        except RummikubError as err:
-            raise RecordError(f"{label}: {err}", turn=turn.number, line=turn.line) from None
+                "Turn {number} ({seat}): {reason}",
+                number=turn.number,
+                seat=record.seat_label(turn.seat),
+                reason=reason,
+            ).at(turn=turn.number, line=turn.line)
         yield ReplayStep(turn, outcome, game)
     last = record.turns[-1].number if record.turns else 0
     got = game.result.to_text() if game.result is not None else None
     if record.result is not None and got != record.result:
-        said = f"ends with {got}" if got else "is not over"
+        if got is None:
+            raise RecordError(
+                "After turn {number} the replayed game is not over, but the record's Result "
+                "is {said}.",
+                number=last,
+                said=record.result,
+            ).at(turn=last or None)
         raise RecordError(
-            f"After turn {last} the replayed game {said}, but the record's Result is "
-            f"{record.result}.",
-            turn=last or None,
-        )
+            "After turn {number} the replayed game ends with {got}, but the record's Result "
+            "is {said}.",
+            number=last,
+            got=got,
+            said=record.result,
+        ).at(turn=last or None)
 
 
 def replay_game(record: GameRecord) -> Game:
@@ -355,7 +389,9 @@ def _command_of(entry: str) -> str:
         return "timeout draw"
     if kind == "penalty":
         return "timeout penalty"
-    raise RecordError(f"The game log has an entry this format does not know: {entry!r}.")
+    raise RecordError(
+        "The game log has an entry this format does not know: {entry!r}.", entry=entry
+    )
 
 
 def _comment_of(outcome: TurnOutcome) -> str:
@@ -388,8 +424,10 @@ def record_from_log(
             outcome = game.apply_log_entry(entry)
         except ValueError as err:  # a rules error, or a log entry that is not one
             raise RecordError(
-                f"Turn {number} of the game log is refused: {err}", turn=number
-            ) from None
+                "Turn {number} of the game log is refused: {reason}",
+                number=number,
+                reason=_reason(err),
+            ).at(turn=number) from None
         turns.append(RecordTurn(number, seat, _command_of(entry), _comment_of(outcome)))
     result = game.result.to_text() if game.result is not None else None
     return GameRecord(rules, seed, tuple(seats), tuple(turns), result, tuple(tags))
