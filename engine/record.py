@@ -167,14 +167,15 @@ def parse_record(text: str) -> GameRecord:
                 ).at(line=number)
             key, value = match.group("key"), _unescape(match.group("value"))
             seat = _SEAT_RE.match(key)
-            if seat is not None:
-                target = seat_ai if seat.group("ai") else seat_names
-                target[int(seat.group("index"))] = value
+            target = None if seat is None else seat_ai if seat.group("ai") else seat_names
+            index = -1 if seat is None else int(seat.group("index"))
+            if (target is not None and index in target) or (target is None and key in tags):
+                raise RecordError(
+                    "Line {line}: the tag {key} appears twice.", line=number, key=key
+                ).at(line=number)
+            if target is not None:
+                target[index] = value
             elif key in _KNOWN_TAGS:
-                if key in tags:
-                    raise RecordError(
-                        "Line {line}: the tag {key} appears twice.", line=number, key=key
-                    ).at(line=number)
                 tags[key] = value
             else:
                 extra.append((key, value))

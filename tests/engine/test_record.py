@@ -195,6 +195,7 @@ def test_draft_steps_and_done_replay_like_the_arrangement() -> None:
         ('[Format "rummikub-record 1"]\n[Seat0 "A"]\n[Seat1 "B"]\n', "no [Seed"),
         ('[Format "rummikub-record 1"]\n[Seed "x"]\n[Seat0 "A"]\n[Seat1 "B"]\n', "whole number"),
         ('[Format "rummikub-record 1"]\n[Seed "1"]\n[Seat0 "A"]\n', "at least two"),
+        ('[Format "rummikub-record 1"]\n[Seed "1"]\n[Seat0 "A"]\n[Seat0 "B"]\n', "Line 4: the tag"),
         ('[Format "rummikub-record 1"]\n[Seed "1"]\n[Seat0 "A"]\n[Seat1 "B"]\nfoo\n', "Line 5"),
         (
             '[Format "rummikub-record 1"]\n[Seed "1"]\n[Seat0 "A"]\n[Seat1 "B"]\n1. 7 draw\n',
