@@ -129,3 +129,17 @@ async def test_a_game_played_through_the_manager_exports_and_replays(tmp_path: P
         assert replay_game(record).to_text() == Game.from_text(stored.snapshot).to_text()
     finally:
         await h.close()
+
+
+async def test_a_cancelled_game_exports_without_a_result(db: Database) -> None:
+    partial = Game.new(2, 9)
+    partial.draw()
+    partial.draw()
+    game_id = await store(db, partial, finish=False)
+    stored = await db.games.load(game_id)
+    await db.games.finish(
+        game_id, expected_version=stored.version, snapshot=partial.to_text(), status="cancelled"
+    )
+    record = parse_record(await record_for_channel(db, "discord", "c1"))
+    assert record.result is None and record.tag("Status") == "cancelled"
+    assert replay_game(record).to_text() == partial.to_text()
