@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("bot.cli_solve", "find the best play for a table and a rack"),
     "simulate": ("bot.cli_simulate", "seeded AI-vs-AI games with statistics"),
     "render": ("bot.cli_render", "draw a table, rack or snapshot to a PNG"),
+    "replay": ("bot.cli_replay", "play a game record back turn by turn"),
+    "export": ("bot.cli_export", "write the record of a channel's finished game"),
     "db": ("bot.cli_db", "database maintenance (upgrade)"),
 }
 

@@ -10,6 +10,7 @@ Examples::
     rummikub render --table "R4 R5 R6" --text --emoji
     rummikub render --snapshot game.txt --lang pl --out stol.png
     rummikub render --samples docs/images/pl --lang pl
+    rummikub render --replay game.rkr --out game.gif
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--result", action="store_true", help="with --snapshot of a finished game: the result"
     )
     what.add_argument(
+        "--replay",
+        metavar="FILE",
+        type=Path,
+        help="a game record (docs/records.md): an animation, --out game.gif or game.png",
+    )
+    what.add_argument(
         "--samples",
         metavar="FOLDER",
         type=Path,
@@ -50,7 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     look = parser.add_argument_group("how it looks")
     look.add_argument("--theme", choices=("light", "dark"), default="light")
     look.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the words drawn")
-    look.add_argument("--width", type=int, default=1200, help="table image width in pixels")
+    look.add_argument(
+        "--width", type=int, default=None, help="image width in pixels (1200; --replay 800)"
+    )
     look.add_argument("--sort", choices=("color", "number", "none"), default="color")
     look.add_argument("--positions", action="store_true", help="number the rack tiles")
     look.add_argument("--highlight", metavar="TILES", help="table tiles to mark as the last move")
@@ -66,8 +75,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from engine.errors import RummikubError
 
+    if args.width is None:
+        args.width = 800 if args.replay is not None else 1200
     if args.samples is not None:
         return _samples(args)
+    if args.replay is not None:
+        return _replay(args)
     try:
         png, text = _render(args)
     except (RummikubError, ValueError, OSError) as err:
@@ -134,6 +147,37 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
         render_draft(draft, theme=theme, width=args.width, translate=tr),
         draft_text(draft, emoji=emoji, ansi=ansi, translate=tr),
     )
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Draw ``--replay FILE`` as an animated GIF or PNG, by the suffix of ``--out``."""
+    from bot.cli_replay import read_record_file
+    from engine.record import parse_record
+    from renderers.animation import animate
+
+    out = args.out
+    if args.table or args.rack or args.snapshot:
+        problem = "use --replay on its own, with --out, --theme, --width and --lang."
+    elif out is None or out.suffix.lower() not in (".gif", ".png"):
+        problem = "--replay needs --out FILE.gif or --out FILE.png."
+    else:
+        problem = ""
+    if problem:
+        print(f"rummikub render: {problem}", file=sys.stderr)
+        return 2
+    try:
+        record = parse_record(read_record_file(args.replay))
+        fmt = "gif" if out.suffix.lower() == ".gif" else "png"
+        data = animate(
+            record, fmt=fmt, theme=args.theme, width=args.width, translate=_translate(args)
+        )
+    except (ValueError, OSError) as err:  # RecordError is a ValueError
+        print(f"rummikub render: {args.replay}: {err}", file=sys.stderr)
+        return 2
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    print(f"wrote {out} ({len(record.turns) + 1} frames, {len(data) // 1024} KB)")
+    return 0
 
 
 def _translate(args: argparse.Namespace) -> Translate:

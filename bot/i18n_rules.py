@@ -250,4 +250,53 @@ PL: dict[str, str] = {
     "Take the joker from meld {number} by putting {tile} in its place; then: {explanation} "
     "({commands})": "Weź dżokera z układu {number}, kładąc {tile} na jego miejsce; potem: "
     "{explanation} ({commands})",
+    # --- game records (engine/record.py) -----------------------------------------------------
+    "{name}, seat {seat}": "{name}, miejsce {seat}",
+    "seat {seat}": "miejsce {seat}",
+    "This is not a Rummikub record: the first line must be {tag}.": "To nie jest zapis partii "
+    "Rummikub: pierwszy wiersz musi brzmieć {tag}.",
+    "Line {line}: tags go before the first turn.": "Wiersz {line}: znaczniki muszą stać przed "
+    "pierwszym ruchem.",
+    'Line {line}: a tag looks like [Seed "12345"], not {text!r}.': "Wiersz {line}: znacznik "
+    'wygląda tak: [Seed "12345"], a nie {text!r}.',
+    "Line {line}: the tag {key} appears twice.": "Wiersz {line}: znacznik {key} występuje dwa "
+    "razy.",
+    "Line {line}: a turn looks like '12. 0 draw', not {text!r}.": "Wiersz {line}: ruch "
+    "wygląda tak: '12. 0 draw', a nie {text!r}.",
+    "Line {line}: expected turn {expected}, found turn {found}.": "Wiersz {line}: oczekiwano "
+    "ruchu {expected}, a jest ruch {found}.",
+    "Turn {number}: the turn says nothing.": "Ruch {number}: ruch jest pusty.",
+    "The turn says nothing.": "Ruch jest pusty.",
+    "The record must name its seats Seat0, Seat1, ... (at least two).": "Zapis musi nazwać "
+    "miejsca Seat0, Seat1, ... (co najmniej dwa).",
+    "The {edition} edition is for 2 to {most} players, but the record has {count} seats.": (
+        "Wersja {edition} jest dla 2 do {most} graczy, a zapis ma {count} miejsc."
+    ),
+    "Seat{index}AI names a seat the record does not have.": "Seat{index}AI wskazuje miejsce, "
+    "którego nie ma w zapisie.",
+    "Turn {number}: there is no seat {seat}; the seats are 0 to {last}.": "Ruch {number}: nie "
+    "ma miejsca {seat}; miejsca mają numery od 0 do {last}.",
+    "The Result tag {result!r} is not a game result.": "Znacznik Result {result!r} nie jest "
+    "wynikiem partii.",
+    "The Edition tag says {edition} but the Rules tag says {rules}.": "Znacznik Edition mówi "
+    "{edition}, a znacznik Rules {rules}.",
+    "The record's rules are not valid: {reason}": "Zasady w zapisie są błędne: {reason}",
+    'The record has no [Seed "..."] tag; the seed fixes the deal.': "Zapis nie ma znacznika "
+    '[Seed "..."]; to ziarno ustala rozdanie.',
+    "The Seed tag must be a whole number, not {text!r}.": "Znacznik Seed musi być liczbą "
+    "całkowitą, a nie {text!r}.",
+    "The record's setup is not a game: {reason}": "Z ustawień zapisu nie powstaje partia: {reason}",
+    "Turn {number} ({seat}): {reason}": "Ruch {number} ({seat}): {reason}",
+    "the game was already over after turn {number}.": "partia skończyła się już po ruchu {number}.",
+    "it was the turn of {name}.": "ruch należał do: {name}.",
+    "After turn {number} the replayed game is not over, but the record's Result is {said}.": (
+        "Po ruchu {number} odtworzona partia trwa dalej, a Result w zapisie to {said}."
+    ),
+    "After turn {number} the replayed game ends with {got}, but the record's Result is "
+    "{said}.": "Po ruchu {number} odtworzona partia kończy się wynikiem {got}, a Result w "
+    "zapisie to {said}.",
+    "Turn {number} of the game log is refused: {reason}": "Ruch {number} z dziennika partii "
+    "jest niedozwolony: {reason}",
+    "The game log has an entry this format does not know: {entry!r}.": "Dziennik partii ma "
+    "wpis, którego ten format nie zna: {entry!r}.",
 }
