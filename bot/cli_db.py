@@ -41,9 +41,13 @@ def main(args: argparse.Namespace) -> int:
     async def run() -> int:
         db = Database(config.database_url, schema=args.schema)
         where = db.url.render_as_string(hide_password=True)
+        missing = db.sqlite_path is not None and not db.sqlite_path.exists()
         try:
+            if missing and args.db_command == "current":
+                print(f"{where} does not exist yet; rummikub db upgrade creates it.")
+                return 1
             if args.db_command == "upgrade":
-                before = await db.revision()
+                before = None if missing else await db.revision()
                 await db.start()
                 after = await db.revision()
                 if before == after:
