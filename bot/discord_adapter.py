@@ -1132,14 +1132,16 @@ class RummikubCog(
 
 
 class MenuTranslator(app_commands.Translator):
-    """Polish descriptions for slash commands and their options (Discord shows each user the
-    descriptions of their client's language); names and choices stay as typed."""
+    """Polish descriptions for slash commands and their options, and Polish names for the
+    choices in their menus (Discord shows each user their client's language); command and
+    option names stay as typed, and a choice's value is the same in every language."""
 
     DESCRIPTIONS = frozenset(
         {
             app_commands.TranslationContextLocation.command_description,
             app_commands.TranslationContextLocation.group_description,
             app_commands.TranslationContextLocation.parameter_description,
+            app_commands.TranslationContextLocation.choice_name,
         }
     )
 
