@@ -161,3 +161,17 @@ def test_a_bad_setting_stops_every_command_with_one_line(
     assert result.stderr.strip().splitlines() == [
         f"rummikub {command[0]}: THEME='drak' is not valid: use light or dark."
     ]
+
+
+def test_the_example_env_file_lists_every_variable_and_loads_as_it_is(clean: Path) -> None:
+    from bot.config import BotSettings
+
+    example = (ROOT / ".env.example").read_text()
+    listed = {line.split("=")[0] for line in example.splitlines() if line and line[0] != "#"}
+    assert listed == {name.upper() for name in BotSettings.model_fields}
+    assert set(VARIABLES) == listed  # the tests here clear exactly these
+    (clean / ".env").write_text(example)
+    settings = load_settings()
+    assert settings.discord_token is None and settings.telegram_token is None
+    readme = (ROOT / "README.md").read_text()
+    assert all(f"`{name}`" in readme for name in listed)
