@@ -184,12 +184,17 @@ def test_a_signal_stops_the_bot_cleanly_and_no_token_reaches_the_log(
         fakes.send("discord_slash", path="help")
         assert "Commands:" in " ".join(fakes.expect("discord_answered")["texts"])
 
+        # a command in flight on each platform when the signal comes
         fakes.send("hold", method="sendMessage")
         fakes.send("telegram_group", text="/help")
         fakes.expect("held")  # the bot is in the middle of answering /help
+        fakes.send("discord_hold", prefix="/interactions/")
+        fakes.send("discord_slash", path="rules")
+        fakes.expect("discord_held")  # ... and of acknowledging /rummikub rules
         bot.send_signal(stop_signal)
         log.until(lambda line: f"{stop_signal.name} received" in line, "the signal in the log")
         fakes.send("release")
+        assert "Official" in " ".join(fakes.expect("discord_answered")["texts"])
         code = bot.wait(WAIT)
     finally:
         if bot.poll() is None:

@@ -9,7 +9,8 @@ Commands (one JSON object a line):
 
 - ``{"cmd": "telegram_group", "text": "/help"}``: a user writes in the test group;
 - ``{"cmd": "hold", "method": "sendMessage"}``: the next such call waits, event ``held``,
-  until ``{"cmd": "release"}``;
+  until ``{"cmd": "release"}``; ``{"cmd": "discord_hold", "prefix": "/interactions/"}``
+  does the same for the next Discord request on that path (event ``discord_held``);
 - ``{"cmd": "discord_slash", "path": "help"}``: ``/rummikub help`` arrives over the gateway;
   event ``discord_answered`` once the bot has answered it;
 - ``{"cmd": "report"}``: event ``report`` with what the fakes saw.
@@ -37,9 +38,13 @@ GROUP = -100777
 USER = 4242
 
 
+_emitting = threading.Lock()
+
+
 def emit(event: str, **fields: Any) -> None:
-    sys.stdout.write(json.dumps({"event": event, **fields}) + "\n")
-    sys.stdout.flush()
+    with _emitting:  # the fake Discord API runs in a thread of its own
+        sys.stdout.write(json.dumps({"event": event, **fields}) + "\n")
+        sys.stdout.flush()
 
 
 class HeldTelegram(FakeTelegram):
@@ -64,9 +69,23 @@ class HeldTelegram(FakeTelegram):
 
 
 class GatewayDiscord(FakeDiscord):
-    """The fake REST API, pointing ``/gateway/bot`` at the gateway below (one shard)."""
+    """The fake REST API, pointing ``/gateway/bot`` at the gateway below (one shard); it can
+    hold the next request whose path starts with a prefix until released."""
 
     gateway_url = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold_prefix: str | None = None
+        self.gate = threading.Event()
+
+    async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        if self.hold_prefix is not None and path.startswith(self.hold_prefix):
+            self.hold_prefix = None
+            emit("discord_held", path=path)
+            await asyncio.get_running_loop().run_in_executor(None, self.gate.wait)
+        return await super()._dispatch(request)
 
     def _route(self, method: str, path: str, request: web.Request) -> web.StreamResponse:
         if method == "GET" and path == "/gateway/bot":
@@ -190,8 +209,11 @@ async def serve(telegram_token: str) -> None:
                 telegram.send_group(GROUP, USER, command["text"])
             elif name == "hold":
                 telegram.hold_method = command["method"]
+            elif name == "discord_hold":
+                discord.hold_prefix = command["prefix"]
             elif name == "release":
                 telegram.gate.set()
+                discord.gate.set()
             elif name == "discord_slash":
                 data = {
                     "id": str(snowflake()),
@@ -221,6 +243,8 @@ async def serve(telegram_token: str) -> None:
                     discord_close_codes=gateway.close_codes,
                 )
     finally:
+        telegram.gate.set()
+        discord.gate.set()
         for task in pending:
             task.cancel()
         await gateway.stop()
