@@ -175,3 +175,27 @@ def test_the_example_env_file_lists_every_variable_and_loads_as_it_is(clean: Pat
     assert settings.discord_token is None and settings.telegram_token is None
     readme = (ROOT / "README.md").read_text()
     assert all(f"`{name}`" in readme for name in listed)
+
+
+@pytest.mark.postgres
+async def test_db_upgrade_reaches_the_postgresql_of_the_env_file(tmp_path: Path) -> None:
+    import asyncio
+
+    from storage.scratch import scratch_schema
+    from tests.storage.conftest import needs_postgres
+
+    url = needs_postgres()
+    (tmp_path / ".env").write_text(f"DATABASE_URL={url}\n")
+    async with scratch_schema(url) as schema:
+        upgrade = await asyncio.to_thread(
+            _rummikub, ["db", "upgrade", "--schema", schema], tmp_path
+        )
+        assert upgrade.returncode == 0, upgrade.stdout + upgrade.stderr
+        assert (
+            "postgresql+asyncpg://" in upgrade.stdout and "upgraded from nothing" in upgrade.stdout
+        )
+        assert not (tmp_path / "rummikub.db").exists()
+        current = await asyncio.to_thread(
+            _rummikub, ["db", "current", "--schema", schema], tmp_path
+        )
+        assert "(up to date)" in current.stdout, current.stdout + current.stderr
