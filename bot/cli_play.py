@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import random
 import signal
 import sys
@@ -63,6 +64,15 @@ def main(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"rummikub play: {exc}", file=sys.stderr)
         return 2
+    if not logging.getLogger().handlers:  # not already set up by ``rummikub run``
+        from bot.logs import configure_logging
+
+        chosen = "log_level" in config.model_fields_set  # else keep the game screen quiet
+        configure_logging(
+            config.log_level if chosen else "WARNING",
+            http_level=config.http_log_level,
+            secrets=config.secrets(),
+        )
     ai = [level.lower() for level in (args.ai or [])]
     players = args.players if args.players is not None else (len(ai) + 1 if ai else 3)
     if not 2 <= players <= 6:

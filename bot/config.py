@@ -110,6 +110,13 @@ class BotSettings(BaseSettings):
                 raise ValueError("Telegram calls webhooks only at https:// addresses")
         return value
 
+    @field_validator("telegram_webhook_listen")
+    @classmethod
+    def _listen(cls, value: str) -> str:
+        if not value.strip() or "://" in value or re.search(r"[\s/]", value):
+            raise ValueError("use an address to listen on, like 127.0.0.1 or 0.0.0.0")
+        return value
+
     @field_validator("telegram_webhook_port")
     @classmethod
     def _port(cls, value: int) -> int:

@@ -69,6 +69,7 @@ def test_blank_values_in_the_env_file_count_as_unset(clean: Path) -> None:
         ("TELEGRAM_API_BASE_URL", "localhost:8081", "http:// or https://"),
         ("DATABASE_URL", "mysql://h/db", "neither SQLite nor PostgreSQL"),
         ("TELEGRAM_WEBHOOK_SECRET", "with spaces in it", "A-Z, a-z, 0-9"),
+        ("TELEGRAM_WEBHOOK_LISTEN", "http://0.0.0.0", "an address to listen on"),
     ],
 )
 def test_a_bad_value_is_one_line_that_names_the_variable(
