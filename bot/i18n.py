@@ -9,6 +9,7 @@ Polish lives in ``bot/i18n_rules.py`` and ``bot/i18n_images.py`` and is reached 
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from bot import i18n_images, i18n_rules
@@ -284,8 +285,19 @@ def t(lang: str, message: str, /, **values: Any) -> str:
     table = MESSAGES.get(lang, MESSAGES["en"])
     template = table.get(message) or MESSAGES["en"][message]
     if FORMS in template:
-        template = plural(int(values[PLURAL_BY.get(message, "count")]), template)
+        template = plural(_counted(message, values), template)
     return template.format(**values)
+
+
+def _counted(message: str, values: dict[str, Any]) -> int:
+    """The number a plural message agrees with (its ``PLURAL_BY`` value, else ``count``)."""
+    for name in (PLURAL_BY.get(message), "count"):
+        value = values.get(name) if name else None
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,9}", value.strip()):
+            return int(value)
+    return 2  # no number given: the general plural form
 
 
 TEMPLATES: dict[str, dict[str, str]] = {
