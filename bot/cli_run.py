@@ -44,7 +44,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _stopped_early(number: int, _frame: object) -> None:
+    """A stop signal before the event loop took over: nothing is open yet, so just exit."""
+    print(f"{signal.Signals(number).name} during start-up: stopped.", file=sys.stderr)
+    raise SystemExit(0)
+
+
 def main(args: argparse.Namespace) -> int:
+    for number in STOP_SIGNALS:  # until _serve installs the real handlers
+        signal.signal(number, _stopped_early)
     from bot.config import SettingsError, load_settings
     from bot.logs import configure_logging
 
