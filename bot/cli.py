@@ -46,7 +46,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         args = parser.parse_args(["run", *(argv or [])])
-    result: int = args._module.main(args)
+    try:
+        result: int = args._module.main(args)
+    except KeyboardInterrupt:  # Ctrl+C before a command installed its own handler
+        print("Interrupted.", file=sys.stderr)
+        return 130
     return result
 
 

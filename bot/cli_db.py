@@ -7,6 +7,7 @@ step (for example before starting several bot processes against one PostgreSQL d
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -18,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action = sub.add_parser(name, help=help_text, description=help_text)
         action.add_argument(
             "--url",
-            help="database URL (default: $DATABASE_URL, else sqlite+aiosqlite:///rummikub.db)",
+            help="database URL (default: DATABASE_URL from the environment or .env, else "
+            "sqlite+aiosqlite:///rummikub.db)",
         )
         action.add_argument("--schema", help="PostgreSQL schema to use (default: search_path)")
 
@@ -26,15 +28,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     import asyncio
 
+    from bot.config import SettingsError, load_settings
     from storage import Database, StorageError
     from storage.migrate import head_revision
 
+    try:
+        config = load_settings(database_url=args.url)
+    except SettingsError as exc:
+        print(f"rummikub db: {exc}", file=sys.stderr)
+        return 2
+
     async def run() -> int:
-        db = Database(args.url, schema=args.schema)
+        db = Database(config.database_url, schema=args.schema)
         where = db.url.render_as_string(hide_password=True)
+        missing = db.sqlite_path is not None and not db.sqlite_path.exists()
         try:
+            if missing and args.db_command == "current":
+                print(f"{where} does not exist yet; rummikub db upgrade creates it.")
+                return 1
             if args.db_command == "upgrade":
-                before = await db.revision()
+                before = None if missing else await db.revision()
                 await db.start()
                 after = await db.revision()
                 if before == after:

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import random
+import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.i18n import LANGUAGES
+
+if TYPE_CHECKING:
+    from bot.config import BotSettings
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -51,6 +57,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from bot.config import SettingsError, load_settings
+
+    try:
+        config = load_settings(database_url=args.db)
+    except SettingsError as exc:
+        print(f"rummikub play: {exc}", file=sys.stderr)
+        return 2
+    if not logging.getLogger().handlers:  # not already set up by ``rummikub run``
+        from bot.logs import configure_logging
+
+        chosen = "log_level" in config.model_fields_set  # else keep the game screen quiet
+        configure_logging(
+            config.log_level if chosen else "WARNING",
+            http_level=config.http_log_level,
+            secrets=config.secrets(),
+        )
     ai = [level.lower() for level in (args.ai or [])]
     players = args.players if args.players is not None else (len(ai) + 1 if ai else 3)
     if not 2 <= players <= 6:
@@ -82,19 +104,23 @@ def main(args: argparse.Namespace) -> int:
         settings.append(f"edition={args.edition}")
     if args.save_png is not None:
         args.save_png.mkdir(parents=True, exist_ok=True)
-    return asyncio.run(_play(args, ai, settings))
+    return asyncio.run(_play(config, args, ai, settings))
 
 
-async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) -> int:
-    from bot.config import BotSettings
+async def _play(
+    config: BotSettings, args: argparse.Namespace, ai: list[str], settings: list[str]
+) -> int:
     from bot.manager import GameManager
     from bot.presenter import Presenter
     from bot.terminal import TerminalAdapter, stdin_reader
     from engine import Rules
     from storage import Database
 
-    config = BotSettings()
-    db = Database(args.db or config.database_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, stop.set)
+    db = Database(config.database_url)
     await db.start()
     try:
         rng = random.Random(args.seed)
@@ -113,8 +139,10 @@ async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) ->
         if args.new and terminal.playing:
             await terminal.send("cancel")
         await terminal.setup(ai, settings)
-        code = await terminal.loop(await stdin_reader())
+        code = await terminal.loop(await stdin_reader(), stop=stop)
         await manager.close()
         return code
     finally:
         await db.close()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)

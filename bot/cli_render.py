@@ -55,8 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="draw the sample images of docs/rendering.md into FOLDER (in --theme and --lang)",
     )
     look = parser.add_argument_group("how it looks")
-    look.add_argument("--theme", choices=("light", "dark"), default="light")
-    look.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the words drawn")
+    look.add_argument(
+        "--theme", choices=("light", "dark"), default=None, help="default: THEME, else light"
+    )
+    look.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="language of the words (LANGUAGE, en)"
+    )
     look.add_argument(
         "--width", type=int, default=None, help="image width in pixels (1200; --replay 800)"
     )
@@ -73,8 +77,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from bot.config import SettingsError, load_settings
     from engine.errors import RummikubError
 
+    try:
+        config = load_settings(theme=args.theme, language=args.lang)
+    except SettingsError as err:
+        print(f"rummikub render: {err}", file=sys.stderr)
+        return 2
+    args.theme, args.lang = config.theme, config.language
     if args.width is None:
         args.width = 800 if args.replay is not None else 1200
     if args.samples is not None:

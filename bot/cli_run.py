@@ -1,10 +1,26 @@
-"""``rummikub run``: every platform with a token, in one event loop; else the terminal game."""
+"""``rummikub run``: every platform with a token, in one event loop; else the terminal game.
+
+SIGINT (Ctrl+C) and SIGTERM (``docker stop``, systemd) stop the bot the same way: no new
+updates or interactions are taken, the commands being handled finish, the Telegram updater
+confirms what it handled and stops, the Discord gateway closes, then the game manager's timers
+and the database. The exit status is 0.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import signal
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.config import BotSettings
+
+log = logging.getLogger("rummikub")
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,13 +44,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def main(args: argparse.Namespace) -> int:
-    from bot.config import BotSettings
+def _stopped_early(number: int, _frame: object) -> None:
+    """A stop signal before the event loop took over: nothing is open yet, so just exit."""
+    print(f"{signal.Signals(number).name} during start-up: stopped.", file=sys.stderr)
+    raise SystemExit(0)
 
-    config = BotSettings()
-    logging.basicConfig(
-        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+
+def main(args: argparse.Namespace) -> int:
+    for number in STOP_SIGNALS:  # until _serve installs the real handlers
+        signal.signal(number, _stopped_early)
+    from bot.config import SettingsError, load_settings
+    from bot.logs import configure_logging
+
+    try:
+        config = load_settings(database_url=args.db)
+        shard_ids = [int(x) for x in args.shard_ids.split(",")] if args.shard_ids else None
+    except SettingsError as exc:
+        print(f"rummikub run: {exc}", file=sys.stderr)
+        return 2
+    except ValueError:
+        print(f"rummikub run: --shard-ids is a list like 0,1, not {args.shard_ids!r}.")
+        return 2
+    configure_logging(config.log_level, http_level=config.http_log_level, secrets=config.secrets())
     if not config.discord_token and not config.telegram_token:
         from bot import cli_play
 
@@ -43,18 +74,29 @@ def main(args: argparse.Namespace) -> int:
         cli_play.configure(parser)
         play_args = parser.parse_args(["--db", args.db] if args.db else [])
         return cli_play.main(play_args)
-    return asyncio.run(_serve(config, args))
+    return asyncio.run(_serve(config, args, shard_ids))
 
 
-async def _serve(config: object, args: argparse.Namespace) -> int:
-    from bot.config import BotSettings
+async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[int] | None) -> int:
     from bot.manager import GameManager
     from bot.presenter import Presenter
     from engine import Rules
     from storage import Database
 
-    assert isinstance(config, BotSettings)
-    db = Database(args.db or config.database_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def on_signal(number: signal.Signals) -> None:
+        if stop.is_set():
+            log.info("%s again: still finishing the commands in progress", number.name)
+            return
+        log.info("%s received: finishing the commands in progress, then stopping", number.name)
+        stop.set()
+
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, on_signal, number)
+
+    db = Database(config.database_url)
     await db.start()
     manager = GameManager(
         db,
@@ -62,41 +104,57 @@ async def _serve(config: object, args: argparse.Namespace) -> int:
         default_rules=Rules(turn_seconds=config.turn_seconds),
         default_language=config.language,
     )
-    await manager.resume()
-    await manager.presenter.warm_up()
-    tasks = []
+    tasks: list[asyncio.Task[None]] = []
     try:
-        if config.discord_token:
+        await manager.resume()
+        await manager.presenter.warm_up()
+        discord_token = config.secret("discord_token")
+        if discord_token:
+            import discord
+
             from bot.discord_adapter import run_discord
 
-            shard_ids = [int(x) for x in args.shard_ids.split(",")] if args.shard_ids else None
-            tasks.append(
-                asyncio.create_task(
-                    run_discord(
-                        manager,
-                        config.discord_token,
-                        guild_ids=args.discord_guild,
-                        shard_count=args.shard_count,
-                        shard_ids=shard_ids,
-                    )
-                )
+            if config.discord_api_base_url:
+                discord.http.Route.BASE = config.discord_api_base_url.rstrip("/")
+            runner = run_discord(
+                manager,
+                discord_token,
+                guild_ids=args.discord_guild,
+                shard_count=args.shard_count,
+                shard_ids=shard_ids,
+                stop=stop,
             )
-        if config.telegram_token:
+            tasks.append(asyncio.create_task(runner, name="discord"))
+        telegram_token = config.secret("telegram_token")
+        if telegram_token:
             from bot.telegram import TelegramConfig, run_telegram
 
             telegram = TelegramConfig(
-                token=config.telegram_token,
+                token=telegram_token,
                 api_base_url=config.telegram_api_base_url,
                 webhook_url=config.telegram_webhook_url,
                 webhook_listen=config.telegram_webhook_listen,
                 webhook_port=config.telegram_webhook_port,
-                webhook_secret=config.telegram_webhook_secret,
+                webhook_secret=config.secret("telegram_webhook_secret"),
             )
-            tasks.append(
-                asyncio.create_task(run_telegram(manager, config.telegram_token, config=telegram))
-            )
-        await asyncio.gather(*tasks)
+            runner = run_telegram(manager, telegram_token, config=telegram, stop=stop)
+            tasks.append(asyncio.create_task(runner, name="telegram"))
+        waiting = asyncio.create_task(stop.wait())
+        await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        stop.set()  # one platform ended on its own (an error): stop the others too
+        results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        stop.set()
+        for task in tasks:
+            if not task.done():
+                task.cancel()
         await manager.close()
         await db.close()
-    return 0
+        for number in STOP_SIGNALS:
+            loop.remove_signal_handler(number)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    for failure in failures:
+        log.error("a platform stopped with an error", exc_info=failure)
+    log.info("stopped")
+    return 1 if failures else 0

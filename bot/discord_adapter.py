@@ -1132,14 +1132,16 @@ class RummikubCog(
 
 
 class MenuTranslator(app_commands.Translator):
-    """Polish descriptions for slash commands and their options (Discord shows each user the
-    descriptions of their client's language); names and choices stay as typed."""
+    """Polish descriptions for slash commands and their options, and Polish names for the
+    choices in their menus (Discord shows each user their client's language); command and
+    option names stay as typed, and a choice's value is the same in every language."""
 
     DESCRIPTIONS = frozenset(
         {
             app_commands.TranslationContextLocation.command_description,
             app_commands.TranslationContextLocation.group_description,
             app_commands.TranslationContextLocation.parameter_description,
+            app_commands.TranslationContextLocation.choice_name,
         }
     )
 
@@ -1214,11 +1216,13 @@ async def run_discord(
     guild_ids: Sequence[int] = (),
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
+    stop: asyncio.Event | None = None,
 ) -> None:
-    """Run the Discord bot until it is stopped (used by ``rummikub run``).
+    """Run the Discord bot until ``stop`` is set (used by ``rummikub run``).
 
     Several processes may share one PostgreSQL-backed service: give each the same
-    ``shard_count`` and its own ``shard_ids``.
+    ``shard_count`` and its own ``shard_ids``. On ``stop`` the commands and button presses
+    being handled finish first; then the gateway and the HTTP session close.
     """
     bot = RummikubBot(
         service,
@@ -1228,4 +1232,30 @@ async def run_discord(
         shard_ids=shard_ids,
     )
     async with bot:
-        await bot.start(token)
+        running = asyncio.create_task(bot.start(token), name="discord-client")
+        stopping = asyncio.create_task((stop or asyncio.Event()).wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not running.done():
+            await finish_handlers()
+            await bot.close()
+        await running
+
+
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
+"""Names discord.py gives the tasks that run a slash command or a component's callback."""
+
+
+async def finish_handlers(timeout: float = 30.0) -> None:
+    """Wait (up to ``timeout``) until no slash command or button callback is running."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        busy = [
+            task
+            for task in asyncio.all_tasks()
+            if not task.done() and task.get_name().startswith(HANDLER_TASKS)
+        ]
+        if not busy:
+            return
+        await asyncio.wait(busy, timeout=deadline - loop.time())

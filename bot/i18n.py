@@ -9,10 +9,12 @@ Polish lives in ``bot/i18n_rules.py`` and ``bot/i18n_images.py`` and is reached 
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from bot import i18n_images, i18n_rules
 from engine.messages import Renderable, Translate, english
+from renderers.words import FORMS, PLURAL_RULES
 
 if TYPE_CHECKING:
     from bot.api import ChannelRef
@@ -30,7 +32,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_game": "There is no game in this channel; type start to open one.",
         "joined": "{name} joined ({count} seated).",
         "already_seated": "You are already seated.",
-        "table_full": "The table is full ({max} seats).",
+        "table_full": "The table is full ({max} seat).|The table is full ({max} seats).",
         "left": "{name} left the lobby.",
         "left_game": "{name} left; an AI ({level}) plays their seat from now on.",
         "not_seated": "You are not seated at this table.",
@@ -52,14 +54,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "timeout_play": "Time ran out for {name}; the finished play stands: {tiles}.",
         "timeout_draw": "Time ran out for {name}, who draws a tile.",
         "timeout_penalty": "Time ran out for {name} in the middle of a change: the table goes "
-        "back and {name} draws {count}.",
+        "back and {name} draws {count} tile.|Time ran out for {name} in the middle of a change: "
+        "the table goes back and {name} draws {count} tiles.",
         "warning": "{mention}, {time} left in your turn.",
         "game_over_out": "Rummikub! {name} went out.",
         "game_over_blocked": "The pool is empty and nobody could play: {name} has the lowest rack.",
         "scores": "Scores: {scores}.",
         "match_next": "Next: game {number} of {games}.",
         "match_over": "The match is over. Winner: {names}.",
-        "standings": "Standings after {played} of {games} games: {rows}.",
+        "standings": "Standings after {played} of {games} game: {rows}.|Standings after "
+        "{played} of {games} games: {rows}.",
         "rack": "Your rack ({count}): {tiles}",
         "rack_new": "New: {tile}.",
         "hint_off": "Hints are off in this channel (settings hints on).",
@@ -142,7 +146,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_game": "Na tym kanale nie ma gry; wpisz start, aby ją otworzyć.",
         "joined": "{name} dołącza ({count} przy stole).",
         "already_seated": "Już siedzisz przy stole.",
-        "table_full": "Stół jest pełny ({max} miejsc).",
+        "table_full": "Stół jest pełny ({max} miejsce).|Stół jest pełny ({max} miejsca).|"
+        "Stół jest pełny ({max} miejsc).",
         "left": "{name} opuszcza poczekalnię.",
         "left_game": "{name} wychodzi; od teraz za niego gra AI ({level}).",
         "not_seated": "Nie siedzisz przy tym stole.",
@@ -165,7 +170,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "timeout_play": "Czas {name} minął; gotowy ruch zostaje: {tiles}.",
         "timeout_draw": "Czas {name} minął; dobiera kostkę.",
         "timeout_penalty": "Czas {name} minął w trakcie zmian: stół wraca do poprzedniego stanu, "
-        "kara {count} kostki.",
+        "a {name} dobiera {count} kostkę.|Czas {name} minął w trakcie zmian: stół wraca do "
+        "poprzedniego stanu, a {name} dobiera {count} kostki.|Czas {name} minął w trakcie zmian: "
+        "stół wraca do poprzedniego stanu, a {name} dobiera {count} kostek.",
         "warning": "{mention}, zostało {time} na twój ruch.",
         "game_over_out": "Rummikub! {name} wykłada ostatnią kostkę.",
         "game_over_blocked": "Bank jest pusty i nikt nie może grać: {name} ma najmniej punktów.",
@@ -252,11 +259,45 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+PLURAL_BY: dict[str, str] = {"table_full": "max", "standings": "games"}
+"""The value whose number picks the form of a plural message (``count`` when not listed)."""
+
+
+def plural(count: int, forms: str) -> str:
+    """The form of ``forms`` that goes with ``count``: the one plural-aware choice.
+
+    ``forms`` are joined by ``|``: two in English (one, other), three in Polish (one: 1; few:
+    2-4, 22-24, ... but not 12-14; many: 0, 5-21, 25, ...). The same rule picks the forms of
+    the renderers' :class:`renderers.words.Plural` phrases, so a sentence and an image agree.
+    """
+    choices = forms.split(FORMS)
+    rule = PLURAL_RULES.get(len(choices))
+    if rule is None:
+        return choices[-1]
+    return choices[rule(abs(count))]
+
+
 def t(lang: str, message: str, /, **values: Any) -> str:
-    """The sentence ``message`` in ``lang`` (English when missing), filled with ``values``."""
+    """The sentence ``message`` in ``lang`` (English when missing), filled with ``values``.
+
+    A message with forms (``one|other``) takes the form that goes with its counted value.
+    """
     table = MESSAGES.get(lang, MESSAGES["en"])
     template = table.get(message) or MESSAGES["en"][message]
+    if FORMS in template:
+        template = plural(_counted(message, values), template)
     return template.format(**values)
+
+
+def _counted(message: str, values: dict[str, Any]) -> int:
+    """The number a plural message agrees with (its ``PLURAL_BY`` value, else ``count``)."""
+    for name in (PLURAL_BY.get(message), "count"):
+        value = values.get(name) if name else None
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,9}", value.strip()):
+            return int(value)
+    return 2  # no number given: the general plural form
 
 
 TEMPLATES: dict[str, dict[str, str]] = {

@@ -84,6 +84,23 @@ PL: dict[str, str] = {
     "How to play with this bot": "Jak grać z tym botem",
     "a verb or subject, for example play or jokers": "polecenie lub temat, na przykład play "
     "albo jokers",
+    # --- Discord: the names of the choices in option menus (the values stay English) -------
+    "by colour": "według koloru",
+    "by number": "według numeru",
+    "English": "angielski (English)",
+    "Polski": "polski",
+    "classic": "klasyczna (classic)",
+    "xp": "XP (xp)",
+    "easy": "łatwy (easy)",
+    "medium": "średni (medium)",
+    "hard": "trudny (hard)",
+    "threshold": "próg pierwszego wyłożenia (threshold)",
+    "timer": "czas na ruch (timer)",
+    "games": "gry w meczu (games)",
+    "hints": "podpowiedzi (hints)",
+    "edition": "wersja gry (edition)",
+    "timeout_penalty": "kara za czas (timeout_penalty)",
+    "rack_size": "kostki na start (rack_size)",
     # --- Telegram: the command menu --------------------------------------------------------
     "open a game lobby here: /new timer=86400 for a day per turn": "otwórz tu poczekalnię gry: "
     "/new timer=86400 to doba na ruch",

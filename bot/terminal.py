@@ -88,12 +88,23 @@ class TerminalAdapter:
             await self.send(f"addbot {level}")
         await self.send("deal")
 
-    async def loop(self, stdin: LineReader) -> int:
-        """Read commands until the match ends or input does."""
-        while self.playing:
+    async def loop(self, stdin: LineReader, *, stop: asyncio.Event | None = None) -> int:
+        """Read commands until the match ends, input does or ``stop`` is set (a signal).
+
+        A command being handled when ``stop`` is set finishes first; the game is saved.
+        """
+        stop = stop or asyncio.Event()
+        while self.playing and not stop.is_set():
             self.out.write(PROMPT)
             self.out.flush()
-            line = await stdin.readline()
+            reading = asyncio.ensure_future(stdin.readline())
+            stopping = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not reading.done():
+                reading.cancel()
+                break
+            line = reading.result()
             if not line:
                 self.out.write("\n" + await self._say("terminal_bye"))
                 return 0
@@ -103,6 +114,9 @@ class TerminalAdapter:
                 return 0
             if text:
                 await self.send(text)
+        if stop.is_set():
+            self.out.write("\n" + await self._say("terminal_bye"))
+            return 0
         self.out.write(await self._say("terminal_over"))
         return 0
 

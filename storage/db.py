@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,8 +33,12 @@ SqliteSync = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 
 def resolve_url(url: str | None = None) -> str:
-    """The URL to use: the argument, else ``DATABASE_URL``, else a SQLite file ``rummikub.db``."""
-    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    """The URL to use: the argument, else the SQLite file ``rummikub.db``.
+
+    The environment is not read here: the callers' settings object (``bot.config``) reads
+    ``DATABASE_URL`` and ``.env`` once and passes the URL in, so every command agrees.
+    """
+    return url or DEFAULT_URL
 
 
 def normalize_url(url: str) -> URL:

@@ -20,8 +20,9 @@ def test_db_upgrade_creates_then_reports_up_to_date(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = f"sqlite:///{tmp_path / 'bot.db'}"
-    assert run("current", "--url", url) == 0
-    assert "at revision none" in capsys.readouterr().out
+    assert run("current", "--url", url) == 1
+    assert "does not exist yet" in capsys.readouterr().out
+    assert not (tmp_path / "bot.db").exists()
     assert run("upgrade", "--url", url) == 0
     assert f"upgraded from nothing to revision {head_revision()}" in capsys.readouterr().out
     assert run("upgrade", "--url", url) == 0
@@ -42,8 +43,9 @@ def test_db_upgrade_explains_a_bad_url_in_one_sentence(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert run("upgrade", "--url", "mysql://h/db") == 2
-    out = capsys.readouterr().out.strip()
-    assert out.startswith("rummikub db: Database URL") and "neither SQLite nor PostgreSQL" in out
+    out = capsys.readouterr().err.strip()
+    assert out.startswith("rummikub db: DATABASE_URL is not valid: Database URL")
+    assert "neither SQLite nor PostgreSQL" in out and "\n" not in out
     assert run("upgrade", "--url", "postgresql://nobody@127.0.0.1:1/none") == 1
     assert "cannot reach the database" in capsys.readouterr().out
 

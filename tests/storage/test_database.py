@@ -85,10 +85,8 @@ def test_urls_are_normalised_to_the_async_drivers(monkeypatch: pytest.MonkeyPatc
         normalize_url("mysql://h/db")
     with pytest.raises(ValueError, match="not a valid URL"):
         normalize_url("not a url")
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert resolve_url() == "sqlite+aiosqlite:///rummikub.db"
     monkeypatch.setenv("DATABASE_URL", "postgresql://h/db")
-    assert resolve_url() == "postgresql://h/db"
+    assert resolve_url() == "sqlite+aiosqlite:///rummikub.db"  # the settings pass the URL in
     assert resolve_url("sqlite:///given.db") == "sqlite:///given.db"
     with pytest.raises(ValueError, match="only be chosen on PostgreSQL"):
         Database("sqlite:///x.db", schema="s")

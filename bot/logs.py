@@ -1,0 +1,111 @@
+"""Logging for the bot's processes: one stderr handler, secrets redacted, quiet HTTP libraries.
+
+Two layers keep tokens out of logs. The HTTP libraries' request loggers (httpx logs every URL
+at INFO, and a Telegram URL holds the bot token) stay at ``HTTP_LOG_LEVEL``, WARNING unless the
+operator asks for more. And :class:`RedactSecrets`, on the handler, replaces every secret in
+every record that reaches it, whatever the logger or level: message, arguments, traceback and
+stack. Uncaught exceptions and warnings go through the same handler.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from collections.abc import Iterable
+from types import TracebackType
+from urllib.parse import quote
+
+REDACTED = "<redacted>"
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+HTTP_LOGGERS = (
+    "httpx",
+    "httpcore",
+    "telegram.request",
+    "discord.http",
+    "discord.gateway",
+    "aiohttp.access",
+    "tornado.access",
+)
+"""Loggers that write request URLs, payloads or headers."""
+
+MIN_SECRET = 6  # shorter values would redact ordinary words; no real token is that short
+
+
+class RedactSecrets(logging.Filter):
+    """Replaces each secret (and its URL-encoded form) with ``<redacted>`` in a log record."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        forms: set[str] = set()
+        for secret in secrets:
+            if len(secret) >= MIN_SECRET:
+                forms.update({secret, quote(secret, safe=""), quote(secret)})
+        self.forms = sorted(forms, key=len, reverse=True)  # longest first
+
+    def redact(self, text: str) -> str:
+        for form in self.forms:
+            if form in text:
+                text = text.replace(form, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.forms:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: keep the raw parts, still redacted
+            message = f"{record.msg!r} % {record.args!r}"
+        record.msg, record.args = self.redact(message), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+def configure_logging(
+    level: str = "INFO", *, http_level: str = "WARNING", secrets: Iterable[str] = ()
+) -> RedactSecrets:
+    """Send every log record to stderr through the redaction filter; returns the filter."""
+    redact = RedactSecrets(secrets)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(redact)
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    for name in HTTP_LOGGERS:
+        logging.getLogger(name).setLevel(http_level)
+    logging.captureWarnings(True)
+    _route_uncaught_exceptions()
+    return redact
+
+
+def _route_uncaught_exceptions() -> None:
+    """Uncaught exceptions are logged (so redacted) instead of printed raw to stderr."""
+    crash = logging.getLogger("rummikub.crash")
+
+    def on_exception(
+        kind: type[BaseException], value: BaseException, tb: TracebackType | None
+    ) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, value, tb)
+            return
+        crash.critical("uncaught exception", exc_info=(kind, value, tb))
+
+    def on_thread_exception(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is SystemExit or args.exc_value is None:
+            return
+        crash.critical(
+            "uncaught exception in thread %s",
+            args.thread.name if args.thread else "?",
+            exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+        )
+
+    sys.excepthook = on_exception
+    threading.excepthook = on_thread_exception
