@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import random
 import sys
 from pathlib import Path
@@ -13,7 +14,8 @@ from bot.i18n import LANGUAGES
 LEVELS = ("easy", "medium", "hard")
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> None:
+    """The options of a terminal game; ``rummikub run`` adds them too (it has its own --db)."""
     parser.add_argument(
         "--players",
         type=int,
@@ -43,9 +45,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="save every rendered image (table, rack, draft) into DIR",
     )
-    parser.add_argument(
-        "--db", default=None, help="database URL (default: DATABASE_URL or sqlite file rummikub.db)"
-    )
+    if with_db:
+        parser.add_argument(
+            "--db",
+            default=None,
+            help="database URL (default: DATABASE_URL or sqlite file rummikub.db)",
+        )
     parser.add_argument("--new", action="store_true", help="cancel an unfinished terminal game")
     parser.add_argument("--no-color", action="store_true", help="plain text without colours")
 
@@ -82,7 +87,19 @@ def main(args: argparse.Namespace) -> int:
         settings.append(f"edition={args.edition}")
     if args.save_png is not None:
         args.save_png.mkdir(parents=True, exist_ok=True)
+    _keep_the_screen()
     return asyncio.run(_play(args, ai, settings))
+
+
+def _keep_the_screen() -> None:
+    """The terminal is the game's screen: log only warnings and errors there (to stderr),
+    unless LOG_LEVEL asks for more. Set before storage (and alembic) is imported."""
+    from bot.config import BotSettings
+
+    config = BotSettings()
+    level = config.log_level if "log_level" in config.model_fields_set else "WARNING"
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
 
 
 async def _play(args: argparse.Namespace, ai: list[str], settings: list[str]) -> int:

@@ -26,6 +26,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--shard-ids", default=None, metavar="0,1", help="the Discord shards this process runs"
     )
+    from bot import cli_play
+
+    terminal = parser.add_argument_group("the terminal game (when no token is set)")
+    cli_play.configure(terminal, with_db=False)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -39,10 +43,7 @@ def main(args: argparse.Namespace) -> int:
         from bot import cli_play
 
         print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a terminal game against AI seats.")
-        parser = argparse.ArgumentParser()
-        cli_play.configure(parser)
-        play_args = parser.parse_args(["--db", args.db] if args.db else [])
-        return cli_play.main(play_args)
+        return cli_play.main(args)
     return asyncio.run(_serve(config, args))
 
 

@@ -56,8 +56,11 @@ PL: dict[str, str] = {
     "Your rack": "Twój stojak",
     "{name}'s rack": "Stojak: {name}",
     "NEW": "NOWA",
+    "TAKEN": "WZIĘTY",
     "{owner} ({tiles}, {points}):": "{owner} ({tiles}, {points}):",
     "{mark} = just drawn: {tiles}": "{mark} = właśnie dobrane: {tiles}",
+    "{mark} = taken from the table, to play this turn: {tiles}": "{mark} = wzięte ze stołu, do "
+    "zagrania w tej turze: {tiles}",
     # Draft
     "Your turn": "Twoja kolej",
     "Table and rack": "Stół i stojak",
