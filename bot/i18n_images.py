@@ -21,7 +21,10 @@ PL: dict[str, str] = {
     "{names} and {last}": "{names} i {last}",
     # Table
     "Rummikub · turn {turn}": "Rummikub · tura {turn}",
-    "Rummikub · game over": "Rummikub · koniec gry",
+    "Rummikub · game over: {name} wins": "Rummikub · koniec gry: wygrywa {name}",
+    "Rummikub · game over: {name} wins with the lowest rack": (
+        "Rummikub · koniec gry: wygrywa {name} (najmniej punktów na stojaku)"
+    ),
     "Every tile on the table ({count})": "Wszystkie kostki na stole ({count})",
     "Player {number}": "Gracz {number}",
     "{count} in pool": "{count} w banku",

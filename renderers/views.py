@@ -327,8 +327,13 @@ def table_view_from_game(
     last = game.last
     highlight = frozenset(last.placed) if last is not None and last.kind == "play" else frozenset()
     if title is None:
-        if game.finished:
-            title = Msg("Rummikub · game over")
+        if game.result is not None:
+            winner = seat_name(names, game.result.winner)
+            title = (
+                Msg("Rummikub · game over: {name} wins", name=winner)
+                if game.result.reason is EndReason.OUT
+                else Msg("Rummikub · game over: {name} wins with the lowest rack", name=winner)
+            )
         else:
             title = Msg("Rummikub · turn {turn}", turn=game.turn)
     return TableView(
