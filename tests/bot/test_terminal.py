@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from bot.presenter import Presenter
@@ -279,3 +282,45 @@ def test_a_joker_taken_from_the_table_is_not_called_just_drawn() -> None:
     assert "[ ] = taken from the table, to play this turn: J" in text
     line = Presenter(images=False).rack_line(game, seat, "color", draft=draft)
     assert line.endswith("Taken from the table, to play this turn: J.")
+
+
+def test_a_timeout_penalty_in_the_terminal_names_all_three_tiles(tmp_path: Path) -> None:
+    """A real 10-second turn runs out on an unfinished change while the player waits."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+    env["PYTHONPATH"] = str(ROOT)
+    args = ["play", *SEED3, *db_args(tmp_path), "--timer", "10"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    seen: list[str] = []
+
+    give_up = time.monotonic() + 120  # a safety net for a broken build, not a measurement
+
+    def wait_for(text: str) -> None:
+        while not any(text in line for line in seen):
+            assert time.monotonic() < give_up, f"never saw {text!r}: {''.join(seen)[-2000:]}"
+            seen.append(lines.get(timeout=120))
+
+    try:
+        wait_for("Player, it's your turn")
+        proc.stdin.write("play K3 K4 K5\n")
+        proc.stdin.flush()
+        wait_for("Time ran out for Player in the middle of a change")
+        wait_for("Your rack (17)")
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    rack = next(line for line in seen if "Your rack (17)" in line)
+    assert "draws 3" in "".join(seen)
+    assert len(rack.split("New: ", 1)[1].rstrip(".\n").split()) == 3, rack
