@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 LEVELS = ("easy", "medium", "hard")
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
+def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> None:
+    """The options of a terminal game; ``rummikub run`` adds them too (it has its own --db)."""
     parser.add_argument(
         "--players",
         type=int,
@@ -49,9 +50,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="save every rendered image (table, rack, draft) into DIR",
     )
-    parser.add_argument(
-        "--db", default=None, help="database URL (default: DATABASE_URL or sqlite file rummikub.db)"
-    )
+    if with_db:
+        parser.add_argument(
+            "--db",
+            default=None,
+            help="database URL (default: DATABASE_URL or sqlite file rummikub.db)",
+        )
     parser.add_argument("--new", action="store_true", help="cancel an unfinished terminal game")
     parser.add_argument("--no-color", action="store_true", help="plain text without colours")
 

@@ -9,7 +9,7 @@ Examples::
     rummikub render --snapshot game.txt --seat 1 --out rack.png
     rummikub render --table "R4 R5 R6" --text --emoji
     rummikub render --snapshot game.txt --lang pl --out stol.png
-    rummikub render --samples docs/images/pl --lang pl
+    rummikub render --samples docs/images --lang pl   # table-opening-pl.png, ...
     rummikub render --replay game.rkr --out game.gif
 """
 
@@ -52,7 +52,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--samples",
         metavar="FOLDER",
         type=Path,
-        help="draw the sample images of docs/rendering.md into FOLDER (in --theme and --lang)",
+        help="draw the sample images of docs/rendering.md into FOLDER (in --theme and --lang; "
+        "the names say both, e.g. table-opening-dark-pl.png)",
     )
     look = parser.add_argument_group("how it looks")
     look.add_argument(
@@ -206,7 +207,7 @@ def _samples(args: argparse.Namespace) -> int:
             "rummikub render: use --samples on its own, with --theme and --lang.", file=sys.stderr
         )
         return 2
-    for path in write_samples(args.samples, (args.theme,), _translate(args)):
+    for path in write_samples(args.samples, (args.theme,), _translate(args), args.lang):
         print(path)
     return 0
 

@@ -42,6 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--shard-ids", default=None, metavar="0,1", help="the Discord shards this process runs"
     )
+    from bot import cli_play
+
+    terminal = parser.add_argument_group("the terminal game (when no token is set)")
+    cli_play.configure(terminal, with_db=False)
 
 
 def _stopped_early(number: int, _frame: object) -> None:
@@ -65,15 +69,12 @@ def main(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"rummikub run: --shard-ids is a list like 0,1, not {args.shard_ids!r}.")
         return 2
-    configure_logging(config.log_level, http_level=config.http_log_level, secrets=config.secrets())
     if not config.discord_token and not config.telegram_token:
         from bot import cli_play
 
         print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a terminal game against AI seats.")
-        parser = argparse.ArgumentParser()
-        cli_play.configure(parser)
-        play_args = parser.parse_args(["--db", args.db] if args.db else [])
-        return cli_play.main(play_args)
+        return cli_play.main(args)  # it sets up its own (quiet) logging
+    configure_logging(config.log_level, http_level=config.http_log_level, secrets=config.secrets())
     return asyncio.run(_serve(config, args, shard_ids))
 
 

@@ -35,6 +35,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--place", default=None, help="place exactly these rack tiles (like the auto verb)"
     )
+    parser.add_argument(
+        "--edition",
+        choices=("classic", "xp"),
+        default="classic",
+        help="the box: classic (2 of each tile, 2 jokers; default) or xp (3 of each, 4 jokers)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
         "--batch",
@@ -51,7 +57,29 @@ def _claim(tiles: Iterable[Any], used: set[Any]) -> list[Any]:
     return distinct_copies(tiles, used)
 
 
-def _position(table_parts: Sequence[str], rack_text: str) -> tuple[list[Any], list[Any]]:
+def _check_box(tiles: Iterable[Any], edition_name: str) -> None:
+    """Refuse a position that names more copies of a tile than the box holds."""
+    from collections import Counter
+
+    from engine.errors import NotationError
+    from engine.tiles import Edition
+
+    edition = Edition(edition_name)
+    counts = Counter(str(t) for t in tiles)
+    for face, count in counts.items():
+        most = edition.jokers if face == "J" else edition.copies
+        if count > most:
+            kind = "jokers" if face == "J" else f"{face} tiles"
+            hint = "" if edition is Edition.XP else " (the xp box: --edition xp)"
+            raise NotationError(
+                f"The table and rack name {count} {kind}, but the {edition.value} box has "
+                f"only {most}{hint}."
+            )
+
+
+def _position(
+    table_parts: Sequence[str], rack_text: str, edition: str = "classic"
+) -> tuple[list[Any], list[Any]]:
     from engine.errors import InvalidMeldError
     from engine.melds import Meld
     from engine.notation import parse_tokens
@@ -67,6 +95,7 @@ def _position(table_parts: Sequence[str], rack_text: str) -> tuple[list[Any], li
         except InvalidMeldError as err:
             raise InvalidMeldError(f"Table meld {number}: {err}") from None
     rack = _claim((t.tile for t in parse_tokens(rack_text)), used) if rack_text.strip() else []
+    _check_box([*(t for m in melds for t in m.tiles), *rack], edition)
     return melds, rack
 
 
@@ -106,7 +135,7 @@ def _solve_one(args: argparse.Namespace) -> int:
         print('Give a rack, e.g. --rack "R7 K9 J" (or --batch FILE).', file=sys.stderr)
         return 2
     try:
-        table, rack = _position(split_melds(args.table), args.rack)
+        table, rack = _position(split_melds(args.table), args.rack, args.edition)
         place = None
         if args.place is not None:
             place = parse_tiles(args.place)
@@ -167,7 +196,10 @@ def solve_batch(lines: Iterable[str], out: TextIO, args: argparse.Namespace) -> 
                 raise ValueError("not a JSON object")
             ident = item.get("id", number)
             table_parts = [" ".join(m) for m in item.get("table", [])]
-            table, rack = _position(table_parts, " ".join(item.get("rack", [])))
+            edition = str(item.get("edition", args.edition))
+            if edition not in ("classic", "xp"):
+                raise ValueError(f"edition is classic or xp, not {edition!r}")
+            table, rack = _position(table_parts, " ".join(item.get("rack", [])), edition)
             start = time.perf_counter()
             solution = solve(
                 table,

@@ -36,7 +36,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "left": "{name} left the lobby.",
         "left_game": "{name} left; an AI ({level}) plays their seat from now on.",
         "not_seated": "You are not seated at this table.",
-        "ai_added": "Added an AI seat ({level}).",
+        "ai_added": "Added an AI seat ({level}) as seat {number}.",
         "bad_level": "AI strength is one of: {levels}.",
         "host_only": "Only the host or a channel admin can do that.",
         "kicked": "{name} was removed from the table.",
@@ -66,7 +66,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{played} of {games} games: {rows}.",
         "rack": "Your rack ({count}): {tiles}",
         "rack_new": "New: {tile}.",
-        "hint_off": "Hints are off in this channel (settings hints on).",
+        "rack_draft": "Your rack ({count}; {placed} more are in your draft on the table): {tiles}",
+        "rack_held": "Taken from the table, to play this turn: {tiles}.",
+        "hint_off": "Hints are off in this game. They are chosen before the deal: in the lobby "
+        "the host types settings hints on.",
         "hint_none": "No play found for your rack; draw.",
         "hint": "Hint: {text}",
         "settings": "Settings: {settings}.",
@@ -91,7 +94,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "button_leave": "Leave",
         "button_add_ai": "Add AI",
         "button_deal": "Deal",
-        "games_players": "players",
+        "games_players": "one per player",
+        "settings_line": "edition {edition}, threshold {threshold}, timer {timer}, games {games}, "
+        "hints {hints}",
+        "setting_on": "on",
+        "setting_off": "off",
         "button_sort_colour": "Sort by colour",
         "button_sort_number": "Sort by number",
         "button_my_turn": "My turn",
@@ -133,7 +140,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "and press Start: your rack and turn panel will be waiting there.",
         "terminal_continue": "Continuing your unfinished game.",
         "terminal_bye": "Bye - your game is saved; run the same command to continue.",
-        "terminal_over": "The match is over. Thanks for playing!",
+        "terminal_over": "Thanks for playing!",
+        "terminal_settings": "Turn timer: {time}; hints: {hints}. To change them, start again "
+        "with e.g. --timer 300 --hints (add --new to leave this match). Type help for the "
+        "commands, quit to leave.",
+        "terminal_cancel_confirm": "Cancel the match for everyone at the table, with no result? "
+        "Type yes to cancel it; anything else keeps playing.",
+        "terminal_cancel_kept": "The match goes on.",
+        "terminal_help": "In the terminal also: quit (or exit, or Ctrl-D) leaves; the game is "
+        "saved and the same command continues it.",
+        "terminal_restart_tip": "In the terminal the settings are chosen when a match starts: "
+        "quit, then start again with --new and e.g. --timer 300 --hints.",
         "error": "Something went wrong on our side; nothing was changed. Please try again.",
         "busy": "Another move on this table was saved at the same moment; nothing was changed. "
         "Please try again.",
@@ -151,7 +168,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "left": "{name} opuszcza poczekalnię.",
         "left_game": "{name} wychodzi; od teraz za niego gra AI ({level}).",
         "not_seated": "Nie siedzisz przy tym stole.",
-        "ai_added": "Dodano gracza AI ({level}).",
+        "ai_added": "Dodano gracza AI ({level}) na miejscu {number}.",
         "bad_level": "Siła AI to jedno z: {levels}.",
         "host_only": "Tylko gospodarz lub administrator kanału może to zrobić.",
         "kicked": "{name} został usunięty ze stołu.",
@@ -181,8 +198,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "match_over": "Mecz zakończony. Zwycięzca: {names}.",
         "standings": "Tabela (rozegrane gry: {played} z {games}): {rows}.",
         "rack": "Twój stojak ({count}): {tiles}",
-        "rack_new": "Nowa: {tile}.",
-        "hint_off": "Podpowiedzi są na tym kanale wyłączone (settings hints on).",
+        "rack_new": "Nowe: {tile}.",
+        "rack_draft": "Twój stojak ({count}; kolejne {placed} leżą na stole w twoim szkicu): "
+        "{tiles}",
+        "rack_held": "Wzięte ze stołu, do zagrania w tej turze: {tiles}.",
+        "hint_off": "Podpowiedzi są w tej grze wyłączone. Wybiera się je przed rozdaniem: w "
+        "poczekalni gospodarz wpisuje settings hints on.",
         "hint_none": "Brak ruchu dla twojego stojaka; dobierz.",
         "hint": "Podpowiedź: {text}",
         "settings": "Ustawienia: {settings}.",
@@ -208,7 +229,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "button_leave": "Wyjdź",
         "button_add_ai": "Dodaj AI",
         "button_deal": "Rozdaj",
-        "games_players": "tyle, ilu graczy",
+        "games_players": "po jednej na gracza",
+        "settings_line": "edycja (edition) {edition}, próg (threshold) {threshold}, czas na ruch "
+        "(timer) {timer}, gry (games): {games}, podpowiedzi (hints): {hints}",
+        "setting_on": "włączone",
+        "setting_off": "wyłączone",
         "button_sort_colour": "Sortuj wg koloru",
         "button_sort_number": "Sortuj wg numeru",
         "button_my_turn": "Mój ruch",
@@ -251,7 +276,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "terminal_continue": "Wznawiam twoją niedokończoną grę.",
         "terminal_bye": "Do zobaczenia - gra jest zapisana; uruchom to samo polecenie, aby "
         "grać dalej.",
-        "terminal_over": "Mecz zakończony. Dzięki za grę!",
+        "terminal_over": "Dzięki za grę!",
+        "terminal_settings": "Czas na ruch: {time}; podpowiedzi: {hints}. Aby to zmienić, "
+        "uruchom ponownie np. z --timer 300 --hints (dodaj --new, aby porzucić ten mecz). "
+        "Wpisz help, aby zobaczyć polecenia, quit, aby wyjść.",
+        "terminal_cancel_confirm": "Anulować mecz dla wszystkich przy stole, bez wyniku? Wpisz "
+        "tak, aby anulować; cokolwiek innego - gramy dalej.",
+        "terminal_cancel_kept": "Mecz trwa dalej.",
+        "terminal_help": "W terminalu także: quit (albo exit, albo Ctrl-D) kończy; gra jest "
+        "zapisana i to samo polecenie ją wznawia.",
+        "terminal_restart_tip": "W terminalu ustawienia wybiera się na początku meczu: wyjdź "
+        "(quit) i uruchom ponownie z --new i np. --timer 300 --hints.",
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
         "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
         "Spróbuj ponownie.",

@@ -21,7 +21,10 @@ PL: dict[str, str] = {
     "{names} and {last}": "{names} i {last}",
     # Table
     "Rummikub · turn {turn}": "Rummikub · tura {turn}",
-    "Rummikub · game over": "Rummikub · koniec gry",
+    "Rummikub · game over: {name} wins": "Rummikub · koniec gry: wygrywa {name}",
+    "Rummikub · game over: {name} wins with the lowest rack": (
+        "Rummikub · koniec gry: wygrywa {name} (najmniej punktów na stojaku)"
+    ),
     "Every tile on the table ({count})": "Wszystkie kostki na stole ({count})",
     "Player {number}": "Gracz {number}",
     "{count} in pool": "{count} w banku",
@@ -56,8 +59,11 @@ PL: dict[str, str] = {
     "Your rack": "Twój stojak",
     "{name}'s rack": "Stojak: {name}",
     "NEW": "NOWA",
+    "TAKEN": "WZIĘTY",
     "{owner} ({tiles}, {points}):": "{owner} ({tiles}, {points}):",
     "{mark} = just drawn: {tiles}": "{mark} = właśnie dobrane: {tiles}",
+    "{mark} = taken from the table, to play this turn: {tiles}": "{mark} = wzięte ze stołu, do "
+    "zagrania w tej turze: {tiles}",
     # Draft
     "Your turn": "Twoja kolej",
     "Table and rack": "Stół i stojak",

@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import random
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -453,10 +454,14 @@ class GameManager:
 
     def _settings_text(self, rules: Rules, lang: str) -> str:
         games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
-        return (
-            f"edition {rules.edition.value}, threshold {rules.opening_threshold}, "
-            f"timer {duration(rules.turn_seconds)}, games {games}, "
-            f"hints {'on' if rules.hints else 'off'}"
+        return t(
+            lang,
+            "settings_line",
+            edition=rules.edition.value,
+            threshold=rules.opening_threshold,
+            timer=duration(rules.turn_seconds),
+            games=games,
+            hints=t(lang, "setting_on" if rules.hints else "setting_off"),
         )
 
     def _is_host(self, table: LiveTable, player: PlayerRef, admin: bool) -> bool:
@@ -526,7 +531,8 @@ class GameManager:
             return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
         number = sum(1 for s in table.seats if s.ai) + 1
         table.seats.append(SeatInfo(None, level, f"AI {number} ({level})"))
-        return [self._lobby_reply(table, t(lang, "ai_added", level=level))]
+        text = t(lang, "ai_added", level=level, number=len(table.seats))
+        return [self._lobby_reply(table, text)]
 
     async def _kick(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
@@ -972,8 +978,9 @@ class GameManager:
         value = args.strip().lower().lstrip("#")
         if value in ("", "new"):
             table.target = None
-        elif value.isdigit():
-            table.target = int(value)
+        elif re.fullmatch(r"[0-9]{1,4}", value):
+            draft = self._draft_for(table, seat)
+            table.target = draft._slot_index(int(value)) + 1  # no such meld: says which exist
         else:
             raise CommandErrorAsRule(usage("target"))
         return await self._panel_reply(table, seat)
@@ -1004,12 +1011,9 @@ class GameManager:
         info = table.seats[seat]
         assert game is not None and info.player is not None
         sort_by = table.sort_by.get(info.player.key, "color")
-        state = game.players[seat]
-        rack = sort_tiles(state.rack, sort_by)
-        text = t(table.lang, "rack", count=len(rack), tiles=tiles_text(rack))
-        if state.drawn is not None and state.drawn in rack:
-            text += " " + t(table.lang, "rack_new", tile=str(state.drawn))
-        images = await self.presenter.rack_images(game, seat, sort_by, lang=table.lang)
+        draft = table.draft if table.draft is not None and table.draft.seat == seat else None
+        text = self.presenter.rack_line(game, seat, sort_by, lang=table.lang, draft=draft)
+        images = await self.presenter.rack_images(game, seat, sort_by, lang=table.lang, draft=draft)
         return Reply(
             table.channel,
             text,
@@ -1053,7 +1057,7 @@ class GameManager:
         draft = table.draft or game.draft(seat)
         lang = table.lang
         sort_by = table.sort_by.get(info.player.key, "color")
-        text = self.presenter.draft_text(draft, lang=lang)
+        text = self.presenter.draft_text(draft, lang=lang, sort_by=sort_by)
         if table.selection:
             target = str(table.target) if table.target else "new"
             text += "\n" + t(lang, "selected", tiles=" ".join(table.selection), target=target)

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.api import Image
-from bot.i18n import translator
+from bot.i18n import t, translator
 from engine import Draft, Game, Match
 from renderers import (
     draft_text,
@@ -27,6 +27,7 @@ from renderers import (
 from renderers.views import (
     draft_view_from_draft,
     match_view,
+    rack_view_from_draft,
     rack_view_from_game,
     table_view_from_game,
 )
@@ -65,9 +66,33 @@ class Presenter:
         view = table_view_from_game(game, names, seconds_left=left)
         return table_text(view, ansi=self.ansi, translate=translator(lang))
 
-    def draft_text(self, draft: Draft, *, lang: str = "en") -> str:
-        view = draft_view_from_draft(draft)
+    def draft_text(self, draft: Draft, *, lang: str = "en", sort_by: str = "color") -> str:
+        view = draft_view_from_draft(draft, sort_by="number" if sort_by == "number" else "color")
         return draft_text(view, ansi=self.ansi, translate=translator(lang))
+
+    def rack_line(
+        self, game: Game, seat: int, sort_by: str, *, lang: str = "en", draft: Draft | None = None
+    ) -> str:
+        """The rack reply's sentence. During a draft of this seat, the rack as the draft
+        leaves it (what the turn panel shows), with how many tiles are in the draft; else the
+        rack with the tiles just drawn named."""
+        order = "number" if sort_by == "number" else "color"
+        if draft is not None and draft.changed:
+            view = rack_view_from_draft(draft, sort_by=order)
+            tiles = " ".join(str(tile) for tile in view.ordered())
+            text = t(
+                lang, "rack_draft", count=len(view.tiles), placed=len(draft.played), tiles=tiles
+            )
+            if view.held:
+                held = " ".join(str(tile) for tile in view.ordered() if tile in view.held)
+                text += " " + t(lang, "rack_held", tiles=held)
+            return text
+        view = rack_view_from_game(game, seat, sort_by=order)
+        text = t(lang, "rack", count=len(view.tiles), tiles=" ".join(map(str, view.ordered())))
+        if view.new_tiles:
+            drawn = " ".join(str(tile) for tile in view.ordered() if tile in view.new_tiles)
+            text += " " + t(lang, "rack_new", tile=drawn)
+        return text
 
     def rack_text(self, game: Game, seat: int, sort_by: str, *, lang: str = "en") -> str:
         view = rack_view_from_game(game, seat, sort_by="number" if sort_by == "number" else "color")
@@ -85,12 +110,16 @@ class Presenter:
         return (Image("table.png", png, _alt(table_text(view, translate=tr))),)
 
     async def rack_images(
-        self, game: Game, seat: int, sort_by: str, *, lang: str = "en"
+        self, game: Game, seat: int, sort_by: str, *, lang: str = "en", draft: Draft | None = None
     ) -> tuple[Image, ...]:
         if not self.images:
             return ()
         tr = translator(lang)
-        view = rack_view_from_game(game, seat, sort_by="number" if sort_by == "number" else "color")
+        order = "number" if sort_by == "number" else "color"
+        if draft is not None and draft.changed:
+            view = rack_view_from_draft(draft, sort_by=order)
+        else:
+            view = rack_view_from_game(game, seat, sort_by=order)
         png = await asyncio.to_thread(render_rack, view, theme=self.theme, translate=tr)
         return (Image("rack.png", png, _alt(rack_text(view, translate=tr))),)
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.api import ChannelRef, PlayerRef, Reply
-from bot.i18n import t
+from bot.commands import CommandError, parse_command
+from bot.i18n import duration, t
 from bot.manager import GameManager
 
 PROMPT = "> "
@@ -38,7 +39,7 @@ class TerminalAdapter:
         self.out = out or sys.stdout
         self.save_png = save_png
         self._images = 0
-        self._last_text = ""
+        self._said_privately: str | None = None
         manager.set_outbox(self._outbox, platform="terminal")
 
     async def _outbox(self, reply: Reply) -> None:
@@ -52,9 +53,12 @@ class TerminalAdapter:
             if reply.private_to is not None and not reply.private_to.same_person(self.player):
                 continue  # another seat's private message never reaches this screen
             text = reply.text.rstrip()
-            if text == self._last_text:
-                continue  # the public copy of what was just said privately
-            self._last_text = text
+            if reply.private_to is None:
+                if text == self._said_privately:
+                    continue  # the public copy of what was just said privately (a warning)
+                self._said_privately = None
+            else:
+                self._said_privately = text
             self.out.write(text + "\n")
             if self.save_png is not None:
                 for image in reply.images:
@@ -65,6 +69,7 @@ class TerminalAdapter:
         self.out.flush()
 
     async def send(self, text: str) -> list[Reply]:
+        self._said_privately = None  # a new command: whatever it answers is shown
         replies = await self.manager.handle(self.player, self.channel, text, admin=True)
         self.show(replies)
         return replies
@@ -74,19 +79,36 @@ class TerminalAdapter:
         return self.channel.key in self.manager.tables
 
     async def setup(self, ai: Sequence[str], settings: Sequence[str]) -> None:
-        """Open the table, add the AI seats and deal (or continue a stored game)."""
+        """Open the table, add the AI seats and deal (or continue a stored game, showing the
+        draft of a turn that was under way)."""
         table = self.manager.tables.get(self.channel.key)
         if table is not None and table.phase == "lobby":
             await self.send("cancel")  # a lobby left by a crash: open it again as asked
         if self.playing:
             self.out.write(await self._say("terminal_continue"))
             await self.send("table")
-            await self.send("rack")
+            table = self.manager.tables[self.channel.key]
+            seat = table.seat_of(self.player)
+            on_turn = table.game is not None and seat == table.game.current
+            await self.send("panel" if on_turn else "rack")
+        else:
+            await self.send("start " + " ".join(settings))
+            for level in ai:
+                await self.send(f"addbot {level}")
+            await self.send("deal")
+        await self._tell_settings()
+
+    async def _tell_settings(self) -> None:
+        """The turn timer and hints of this match, and how to choose others next time."""
+        table = self.manager.tables.get(self.channel.key)
+        if table is None:
             return
-        await self.send("start " + " ".join(settings))
-        for level in ai:
-            await self.send(f"addbot {level}")
-        await self.send("deal")
+        lang = table.lang
+        hints = t(lang, "setting_on" if table.rules.hints else "setting_off")
+        self.out.write(
+            t(lang, "terminal_settings", time=duration(table.rules.turn_seconds), hints=hints)
+            + "\n"
+        )
 
     async def loop(self, stdin: LineReader, *, stop: asyncio.Event | None = None) -> int:
         """Read commands until the match ends, input does or ``stop`` is set (a signal).
@@ -112,17 +134,57 @@ class TerminalAdapter:
             if text in ("quit", "exit"):
                 self.out.write(await self._say("terminal_bye"))
                 return 0
-            if text:
-                await self.send(text)
+            if not text:
+                continue
+            verb = _verb(text)
+            if verb == "cancel" and self._in_match():
+                self.out.write(await self._say("terminal_cancel_confirm") + PROMPT)
+                self.out.flush()
+                answer = await stdin.readline()
+                if not answer:
+                    self.out.write("\n" + await self._say("terminal_bye"))
+                    return 0
+                if answer.decode(errors="replace").strip().lower() not in YES:
+                    self.out.write(await self._say("terminal_cancel_kept"))
+                    continue
+            await self.send(text)
+            await self._advise(verb, text)
         if stop.is_set():
             self.out.write("\n" + await self._say("terminal_bye"))
             return 0
         self.out.write(await self._say("terminal_over"))
         return 0
 
+    def _in_match(self) -> bool:
+        table = self.manager.tables.get(self.channel.key)
+        return table is not None and table.phase == "playing"
+
+    async def _advise(self, verb: str | None, text: str) -> None:
+        """What only the terminal can add: its own commands after help, and how to choose
+        settings here (they are fixed when the match starts)."""
+        table = self.manager.tables.get(self.channel.key)
+        playing = table is not None and table.phase == "playing"
+        asked_hint = verb == "hint" and table is not None and not table.rules.hints
+        asked_setting = verb == "settings" and len(text.split()) > 1
+        if verb == "help" and len(text.split()) == 1:
+            self.out.write(await self._say("terminal_help"))
+        elif playing and (asked_hint or asked_setting):
+            self.out.write(await self._say("terminal_restart_tip"))
+
     async def _say(self, message: str) -> str:
         """One of the terminal's own sentences, in the channel's language, as a line."""
         return t(await self.manager.language(self.channel), message) + "\n"
+
+
+YES = ("yes", "y", "tak", "t")
+
+
+def _verb(text: str) -> str | None:
+    """The command's verb, or None when the line is not a command (the manager says why)."""
+    try:
+        return parse_command(text).verb
+    except CommandError:
+        return None
 
 
 class LineReader:

@@ -206,7 +206,7 @@ def draw_draft(
         bold=True,
         anchor="lm",
     )
-    paint_rack(canvas, draw, th, lay.rack, rack.new_tiles, translate)
+    paint_rack(canvas, draw, th, lay.rack, rack.new_tiles, translate, rack.held)
     return canvas
 
 

@@ -32,12 +32,15 @@ about 10% larger (see benchmarks/bench_render.py)."""
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = {
-    False: FONTS / "AtkinsonHyperlegible-Regular.ttf",
-    True: FONTS / "AtkinsonHyperlegible-Bold.ttf",
+    False: FONTS / "HyperlegiblePlainZero-Regular.ttf",
+    True: FONTS / "HyperlegiblePlainZero-Bold.ttf",
 }
-"""Atkinson Hyperlegible (SIL OFL, ``fonts/OFL.txt``): drawn for legibility at small sizes, and
-unlike Pillow's built-in Aileron it has the Latin Extended letters (ą ć ę ł ń ó ś ź ż, ä, é...)
-that Polish labels and players' names need."""
+"""Atkinson Hyperlegible (SIL OFL, ``fonts/OFL.txt``) with a plain zero instead of its slashed
+one, which made 10 read like "1Ø" on small tiles (``scripts/plain_zero_font.py`` derives these
+files from the ``AtkinsonHyperlegible-*.ttf`` beside them; the font has no OpenType feature
+for it). Drawn for legibility at small sizes, and unlike Pillow's built-in Aileron it has the
+Latin Extended letters (ą ć ę ł ń ó ś ź ż, ä, é...) that Polish labels and players' names
+need."""
 
 _local = threading.local()
 

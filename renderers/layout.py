@@ -104,16 +104,23 @@ class MeldMetrics:
             label_size=max(14, round(tile_width * 0.37)),
         )
 
-    def tray_width(self, slot: MeldSlot, translate: Translate = english) -> int:
-        """Room for the tiles, and for an invalid meld also for its reason (up to the width
-        of five tiles), since the reason is what the player needs to read."""
+    @property
+    def reason_gap(self) -> int:
+        """Space between an invalid meld's number badge and its reason."""
+        return max(self.pad, round(self.label_size * 0.45))
+
+    def tray_width(
+        self, slot: MeldSlot, translate: Translate = english, limit: int | None = None
+    ) -> int:
+        """Room for the tiles, and for an invalid meld also for its whole reason (up to
+        ``limit``, the width of the area), since the reason is what the player needs to read."""
         n = max(1, len(slot.tiles))
         width = n * self.tile_width + (n - 1) * self.gap + 2 * self.pad
         if slot.error:
             badge = max(self.label_h, text_width(str(slot.number), self.label_size, True))
             reason = say(slot.error, translate)
-            need = 3 * self.pad + badge + text_width(reason, self.label_size)
-            width = max(width, min(need, 5 * (self.tile_width + self.gap)))
+            need = 2 * self.pad + badge + self.reason_gap + text_width(reason, self.label_size)
+            width = max(width, need if limit is None else min(need, limit))
         return width
 
     @property
@@ -131,7 +138,7 @@ def area_height(
     row_h = m.label_h + m.tray_height
     x, rows = 0, 1
     for slot in slots:
-        tw = m.tray_width(slot, translate)
+        tw = m.tray_width(slot, translate, area_width)
         if x > 0 and x + tw > area_width:
             x = 0
             rows += 1
@@ -154,12 +161,12 @@ def layout_melds(
     x, y = x0, y0
     row_h = m.label_h + m.tray_height
     for slot in slots:
-        tw = m.tray_width(slot, translate)
+        tw = m.tray_width(slot, translate, area_width)
         if x > x0 and x + tw > x0 + area_width:
             x = x0
             y += row_h + m.row_gap
-        label = Box(x, y, tw, m.label_h)
-        tray = Box(x, y + m.label_h, tw, m.tray_height)
+        label = Box(x, y, tw, m.label_h)  # an invalid meld's reason may be wider than its tray
+        tray = Box(x, y + m.label_h, m.tray_width(slot, translate, 0), m.tray_height)
         placed.append(PlacedMeld(slot, tray, label))
         tx = tray.x + m.pad
         for tile, face in zip(slot.tiles, slot.faces, strict=True):
@@ -178,4 +185,4 @@ def fits_width(
     slots: Sequence[MeldSlot], area_width: int, tile_width: int, translate: Translate = english
 ) -> bool:
     m = MeldMetrics.of(tile_width)
-    return all(m.tray_width(s, translate) <= area_width for s in slots)
+    return all(m.tray_width(s, translate, area_width) <= area_width for s in slots)

@@ -98,9 +98,11 @@ def paint_rack(
     area: RackArea,
     new_tiles: frozenset[Tile],
     translate: Translate = english,
+    held: frozenset[Tile] = frozenset(),
 ) -> None:
-    """The rack's tiers and ledges, the tiles, the NEW tags and optional positions."""
-    new = translate("NEW")
+    """The rack's tiers and ledges, the tiles, the NEW tags (TAKEN on a joker taken from the
+    table in a draft) and optional positions."""
+    new, taken = translate("NEW"), translate("TAKEN")
     _, ledge, _ = rack_metrics(area.tile_width, area.positions)
     radius = max(4, round(area.tile_width * 0.12))
     for tier in area.tiers:
@@ -113,7 +115,7 @@ def paint_rack(
             fill=theme.rack_ledge,
         )
     for index, pt in enumerate(area.tiles, start=1):
-        state: TileState = "new" if pt.tile in new_tiles else "plain"
+        state: TileState = "new" if pt.tile in new_tiles or pt.tile in held else "plain"
         draw_tile(
             canvas,
             theme,
@@ -127,15 +129,16 @@ def paint_rack(
             label=False,
         )
         if state == "new":
+            tag = taken if pt.tile in held else new
             size = max(12, round(area.tile_width * 0.22))
-            tw = text_width(new, size, bold=True) + size
+            tw = text_width(tag, size, bold=True) + size
             th = round(size * 1.35)
             cx = pt.box.x + pt.box.w / 2
             y = pt.box.y - th * 0.7
             draw.rounded_rectangle(
                 (cx - tw / 2, y, cx + tw / 2, y + th), radius=th // 2, fill=theme.new_ring
             )
-            draw_text(draw, (cx, y + th / 2), new, size, (255, 255, 255), bold=True, anchor="mm")
+            draw_text(draw, (cx, y + th / 2), tag, size, (255, 255, 255), bold=True, anchor="mm")
         if area.positions:
             size = max(12, round(ledge * 0.62))
             cx = pt.box.x + pt.box.w / 2
@@ -193,7 +196,7 @@ def draw_rack(
             th.muted,
             anchor="mm",
         )
-    paint_rack(canvas, draw, th, area, view.new_tiles, translate)
+    paint_rack(canvas, draw, th, area, view.new_tiles, translate, view.held)
     return canvas
 
 

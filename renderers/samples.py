@@ -83,13 +83,13 @@ LATE_GAME = (
 
 def late_game_table() -> TableView:
     slots = slots_from_text(LATE_GAME)
-    moved = {t for s in slots if s.number in (6, 16) for t in s.tiles}
+    placed = next(t for t in slots[15].tiles if str(t) == "R5")  # what the caption says
     return TableView(
         slots,
         players(1, (3, 5, 2, 9), (True, True, True, True)),
         pool_size=7,
         seconds_left=8,
-        highlight=frozenset(moved),
+        highlight=frozenset({placed}),
         title=Msg("Rummikub · turn {turn}", turn=41),
         caption=Msg("{name} played {tiles}", name="Alice", tiles="R5"),
     )
@@ -184,17 +184,31 @@ SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
 }
 
 
+def sample_file_name(name: str, theme: str = "light", lang: str = "en") -> str:
+    """``table-opening.png``, ``table-opening-dark.png``, ``table-opening-pl.png``,
+    ``table-opening-dark-pl.png``: theme and language in the name, so samples of every theme
+    and language can share one folder."""
+    stem = name.removesuffix(".png")
+    if theme != "light":
+        stem += f"-{theme}"
+    if lang != "en":
+        stem += f"-{lang}"
+    return f"{stem}.png"
+
+
 def write_samples(
-    folder: Path, themes: Sequence[str] = ("light", "dark"), translate: Translate = english
+    folder: Path,
+    themes: Sequence[str] = ("light", "dark"),
+    translate: Translate = english,
+    lang: str = "en",
 ) -> list[Path]:
-    """Draw every sample in every theme into ``folder`` (``table-opening.png``,
-    ``table-opening-dark.png``...), its words said through ``translate``; return the paths."""
+    """Draw every sample in every theme into ``folder`` (named by ``sample_file_name``), its
+    words said through ``translate`` (the language ``lang``); return the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for theme in themes:
         for name, render in SAMPLES.items():
-            stem = name.removesuffix(".png")
-            path = folder / (name if theme == "light" else f"{stem}-{theme}.png")
+            path = folder / sample_file_name(name, theme, lang)
             path.write_bytes(render(theme, translate))
             written.append(path)
     return written

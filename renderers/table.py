@@ -345,10 +345,18 @@ def paint_melds(
         bx, by = pm.label.x + m.pad, pm.label.y
         canvas.paste(badge, (bx, by))
         if bad and show_reasons and pm.slot.error:
-            start = bx + badge.width + m.pad // 2
+            start = bx + badge.width + m.reason_gap
             reason = say(pm.slot.error, translate)
-            reason = fit_text(reason, size, max(10, pm.label.right - start))
-            paste_text(canvas, (start, by + bh / 2), reason, size, theme.error, fill, anchor="lm")
+            reason = fit_text(reason, size, max(10, pm.label.right - m.pad // 2 - start))
+            paste_text(
+                canvas,
+                (start, by + bh / 2),
+                reason,
+                size,
+                theme.error,
+                theme.background,
+                anchor="lm",
+            )
         if not pm.slot.tiles:
             empty = fit_text(translate("empty"), size, t.w - 2 * m.pad)
             paste_text(canvas, t.center, empty, size, theme.muted, fill, anchor="mm")

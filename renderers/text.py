@@ -175,13 +175,21 @@ def rack_text(
         return f"{head} " + translate("empty")
     codes = []
     for index, tile in enumerate(view.ordered(), start=1):
-        code = tile_text(tile, marked=tile in view.new_tiles, emoji=emoji, ansi=ansi)
+        code = tile_text(tile, marked=tile in view.marked, emoji=emoji, ansi=ansi)
         codes.append(f"{index}:{code}" if positions else code)
     lines = [head, " ".join(codes)]
-    if view.new_tiles:
-        drawn = " ".join(str(t) for t in view.new_tiles)
-        mark = _mark(ansi, translate)
-        lines.append(say(Msg("{mark} = just drawn: {tiles}", mark=mark, tiles=drawn), translate))
+    mark = _mark(ansi, translate)
+    drawn = [t for t in view.ordered() if t in view.new_tiles and t not in view.held]
+    if drawn:
+        listed = " ".join(str(t) for t in drawn)
+        lines.append(say(Msg("{mark} = just drawn: {tiles}", mark=mark, tiles=listed), translate))
+    held = [t for t in view.ordered() if t in view.held]
+    if held:
+        listed = " ".join(str(t) for t in held)
+        legend = Msg(
+            "{mark} = taken from the table, to play this turn: {tiles}", mark=mark, tiles=listed
+        )
+        lines.append(say(legend, translate))
     return "\n".join(lines)
 
 

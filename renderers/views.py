@@ -135,12 +135,18 @@ class TableView:
 
 @dataclass(frozen=True, slots=True)
 class RackView:
-    """One player's rack; ``new_tiles`` are the ones just drawn (marked)."""
+    """One player's rack; ``new_tiles`` are the ones just drawn and ``held`` the jokers taken
+    from the table in a draft (both marked, each with its own legend)."""
 
     tiles: tuple[Tile, ...]
     new_tiles: frozenset[Tile] = frozenset()
     sort_by: SortBy = "color"
     owner: Text = ""
+    held: frozenset[Tile] = frozenset()
+
+    @property
+    def marked(self) -> frozenset[Tile]:
+        return self.new_tiles | self.held
 
     def ordered(self) -> tuple[Tile, ...]:
         if self.sort_by == "none":
@@ -321,8 +327,13 @@ def table_view_from_game(
     last = game.last
     highlight = frozenset(last.placed) if last is not None and last.kind == "play" else frozenset()
     if title is None:
-        if game.finished:
-            title = Msg("Rummikub · game over")
+        if game.result is not None:
+            winner = seat_name(names, game.result.winner)
+            title = (
+                Msg("Rummikub · game over: {name} wins", name=winner)
+                if game.result.reason is EndReason.OUT
+                else Msg("Rummikub · game over: {name} wins with the lowest rack", name=winner)
+            )
         else:
             title = Msg("Rummikub · turn {turn}", turn=game.turn)
     return TableView(
@@ -336,13 +347,31 @@ def table_view_from_game(
     )
 
 
+def just_drawn(game: Game, seat: int) -> tuple[Tile, ...]:
+    """The tiles ``seat`` drew in the turn that just ended (one, or a timeout penalty's
+    three), while that turn is still the last one played; nothing once anyone has moved since
+    or when the seat's last turn was a play."""
+    last = game.last
+    if last is None or last.seat != seat or last.kind not in ("draw", "penalty"):
+        return ()
+    rack = set(game.players[seat].rack)
+    return tuple(t for t in last.drawn if t in rack)
+
+
 def rack_view_from_game(
     game: Game, seat: int, *, sort_by: SortBy = "color", owner: Text = ""
 ) -> RackView:
-    """A seat's rack with the tile drawn last marked."""
+    """A seat's rack with the tiles it has just drawn marked."""
     player = game.players[seat]
-    new = frozenset({player.drawn}) if player.drawn is not None else frozenset()
+    new = frozenset(just_drawn(game, seat))
     return RackView(tuple(player.rack), new_tiles=new, sort_by=sort_by, owner=owner)
+
+
+def rack_view_from_draft(draft: Draft, *, sort_by: SortBy = "color", owner: Text = "") -> RackView:
+    """The rack as a draft leaves it: the tiles not yet placed, and jokers taken from the
+    table (marked as held, to be played this turn)."""
+    held = tuple(draft.held)
+    return RackView(tuple(draft.rack) + held, held=frozenset(held), sort_by=sort_by, owner=owner)
 
 
 def draft_view_from_draft(
@@ -364,8 +393,7 @@ def draft_view_from_draft(
         except InvalidMeldError as err:
             faces = tuple(None if t.is_joker else t.face for t in slot.tiles)
             slots.append(MeldSlot(number, slot.tiles, faces, meld_reason(err)))
-    held = tuple(draft.held)
-    rack = RackView(draft.rack + held, new_tiles=frozenset(held), sort_by=sort_by)
+    rack = rack_view_from_draft(draft, sort_by=sort_by)
     problems: tuple[Text, ...] = tuple(draft.problem_messages()) if draft.changed else ()
     return DraftView(
         tuple(slots),

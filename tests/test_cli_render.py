@@ -9,6 +9,7 @@ import pytest
 
 from bot import cli_render
 from engine import Game
+from renderers.samples import SAMPLES
 from tests.renderers.pixels import decode
 
 
@@ -66,3 +67,17 @@ def test_bad_input_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Say what to draw" in capsys.readouterr().err
     assert run("--table", "R4 R5 R6", "--highlight", "K1") == 2
     assert "not on the table" in capsys.readouterr().err
+
+
+def test_samples_of_two_languages_share_a_folder(tmp_path: Path) -> None:
+    assert run("--samples", str(tmp_path)) == 0
+    assert run("--samples", str(tmp_path), "--lang", "pl") == 0
+    assert run("--samples", str(tmp_path), "--lang", "pl", "--theme", "dark") == 0
+    names = {p.name for p in tmp_path.iterdir()}
+    assert len(names) == 3 * len(SAMPLES)
+    for name in SAMPLES:
+        stem = name.removesuffix(".png")
+        english = decode((tmp_path / name).read_bytes())
+        polish = decode((tmp_path / f"{stem}-pl.png").read_bytes())
+        assert english.tobytes() != polish.tobytes(), name  # nothing overwritten
+        assert (tmp_path / f"{stem}-dark-pl.png").exists()

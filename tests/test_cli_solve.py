@@ -91,3 +91,30 @@ def test_batch_from_stdin_through_the_console_script() -> None:
     result = json.loads(done.stdout)
     assert result["tiles"] == 2 and result["table"] == [["B4", "B5", "B6", "B7", "B8"]]
     assert io.StringIO(done.stderr).read() == ""
+
+
+def test_more_copies_than_the_box_holds_is_an_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = run(capsys, "--rack", "R1 R1 R1")
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        "The table and rack name 3 R1 tiles, but the classic box has only 2 "
+        "(the xp box: --edition xp)."
+    )
+    code, _, err = run(capsys, "--table", "R1 R2 R3 / J K5 K6", "--rack", "R1 R1 J J")
+    assert code == 2 and "3 R1 tiles" in err
+    code, _, err = run(capsys, "--table", "K5 K6 J", "--rack", "J J")
+    assert code == 2 and "3 jokers, but the classic box has only 2" in err
+    code, out, _ = run(capsys, "--rack", "R1 R1 R1 K1", "--edition", "xp")
+    assert code == 1 and "No rack tile can be placed" in out  # three R1 exist in the xp box
+    path = tmp_path / "batch.jsonl"
+    path.write_text(
+        json.dumps({"id": "a", "rack": ["R1", "R1", "R1"]})
+        + "\n"
+        + json.dumps({"id": "b", "rack": ["R1", "R2", "R3", "R1", "R1"], "edition": "xp"})
+        + "\n"
+    )
+    code, out, _ = run(capsys, "--batch", str(path))
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert code == 1 and "only 2" in first["error"] and second["tiles"] == 3

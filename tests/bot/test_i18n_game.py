@@ -169,8 +169,8 @@ async def test_the_lobby_speaks_polish(h: Harness) -> None:
     assert [b.label for b in lobby.buttons[0]] == ["Dołącz", "Wyjdź", "Dodaj AI", "Rozdaj"]
     assert [b.command for b in lobby.buttons[0]] == ["join", "leave", "addbot", "deal"]
     settings = (await h.say(ANN, "settings"))[0].text
-    assert settings.startswith("Ustawienia: edition classic, threshold 30,")
-    assert "games tyle, ilu graczy" in settings
+    assert settings.startswith("Ustawienia: edycja (edition) classic, próg (threshold) 30,")
+    assert "gry (games): po jednej na gracza" in settings
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
+from PIL import Image
+
+from bot.i18n import translator
 from renderers import render_draft
 from renderers.draft import layout_draft
+from renderers.draw import text_width
+from renderers.layout import Box, MeldMetrics
 from renderers.samples import sample_draft
-from renderers.theme import LIGHT
+from renderers.theme import LIGHT, RGB
+from renderers.words import say
 from tests.renderers.pixels import decode, distance, ink_color
 
 
@@ -34,3 +43,31 @@ def test_reasons_are_listed_and_the_rack_is_shown() -> None:
     assert "at least 3 tiles" in reasons
     assert {p.tile for p in lay.rack.tiles} == set(view.rack.tiles)
     assert all(lay.area.tiles[-1].box.bottom < p.box.y for p in lay.rack.tiles)
+
+
+def _ink_columns(image: Image.Image, box: Box, colour: RGB) -> list[int]:
+    """Columns of ``box`` with at least one pixel close to ``colour``."""
+    return [
+        x
+        for x in range(box.x, box.right)
+        if any(distance(image.getpixel((x, y)), colour) < 120 for y in range(box.y, box.bottom))
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_an_invalid_melds_reason_stands_apart_from_its_number_and_is_not_cut(lang: str) -> None:
+    translate = translator(lang)
+    view = sample_draft()
+    image = decode(render_draft(view, translate=translate))
+    lay = layout_draft(view, translate=translate)
+    m = MeldMetrics.of(lay.area.tile_width)
+    bad = [pm for pm in lay.area.melds if pm.slot.error is not None]
+    assert len(bad) == 2
+    for pm in bad:
+        assert pm.slot.error is not None
+        columns = _ink_columns(image, pm.label, LIGHT.error)
+        badge_end = next(x for x, nxt in itertools.pairwise(columns) if nxt > x + 1)
+        text_start = columns[columns.index(badge_end) + 1]
+        assert text_start - badge_end >= 0.35 * m.label_size, pm.slot.number  # not "37 is..."
+        reason = say(pm.slot.error, translate)
+        assert columns[-1] - text_start >= text_width(reason, m.label_size) - 0.3 * m.label_size

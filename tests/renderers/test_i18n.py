@@ -244,7 +244,8 @@ def test_polish_pictures_differ_from_english_and_keep_their_size(render, view) -
     assert polish != english
     a, b = decode(english), decode(polish)
     assert a.width == b.width or render is render_rack
-    assert b.height == a.height
+    # An invalid meld's reason is shown whole, so a longer Polish one may need another row.
+    assert b.height == a.height or render is render_draft
 
 
 def test_the_font_draws_polish_letters() -> None:

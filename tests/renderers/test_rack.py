@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 from renderers import render_rack
 from renderers.rack import rack_layout
 from renderers.samples import sample_rack
 from renderers.theme import LIGHT, SHAPES
 from renderers.views import RackView, tiles_from_text
-from tests.renderers.pixels import decode, distance, ink_color, marker_shape
+from tests.renderers.pixels import decode, distance, ink_color, ink_pixels, marker_shape
 
 
 def reading_order(view: RackView, **options: bool) -> list[str]:
@@ -69,3 +71,21 @@ def test_empty_and_huge_racks_render() -> None:
     image = decode(render_rack(big, theme="dark"))
     assert len({p.box.y for p in rack_layout(big).tiles}) == 3
     assert max(image.size) <= 1600
+
+
+def test_a_ten_shows_a_plain_zero_with_an_empty_middle() -> None:
+    """The zero of 10 is an oval with nothing inside (a slashed zero made 10 read like 1Ø)."""
+    view = RackView(tiles_from_text("K10 B10 O10 R10"))
+    image = decode(render_rack(view))
+    for placed in rack_layout(view).tiles:
+        box = placed.box
+        number = [(x, y) for x, y, _ in ink_pixels(image, box) if y < box.y + box.h * 0.62]
+        columns = sorted({x for x, _ in number})
+        gap = next(x for x, nxt in itertools.pairwise(columns) if nxt > x + 1)
+        zero = [(x, y) for x, y in number if x > gap]
+        x0, x1 = min(x for x, _ in zero), max(x for x, _ in zero)
+        y0, y1 = min(y for _, y in zero), max(y for _, y in zero)
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        middle = {(x, y) for x in range(cx - 2, cx + 3) for y in range(cy - 3, cy + 4)}
+        assert not middle & set(zero), placed.tile
+        assert (cx, y0) in set(zero) or any((cx + d, y0) in set(zero) for d in (-1, 1))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from renderers.samples import SAMPLES, main
+from renderers.samples import SAMPLES, main, sample_file_name
 from tests.renderers.pixels import decode
 
 
@@ -24,3 +24,11 @@ def test_docs_show_every_sample_in_both_themes() -> None:
         stem = name.removesuffix(".png")
         for file in (name, f"{stem}-dark.png"):
             assert decode((folder / file).read_bytes()).width >= 300, file
+
+
+def test_docs_show_every_sample_in_polish_beside_the_english_one() -> None:
+    folder = Path(__file__).resolve().parents[2] / "docs" / "images"
+    for name in SAMPLES:
+        polish = folder / sample_file_name(name, lang="pl")
+        assert polish.name.endswith("-pl.png")
+        assert decode(polish.read_bytes()).width >= 300, polish.name

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 
+from engine.messages import english
 from engine.tiles import Color, Edition
 from renderers import layout_table, render_table
 from renderers.samples import full_table, late_game_table, opening_table
+from renderers.text import table_text
 from renderers.theme import DARK, INK, LIGHT, SHAPES
-from renderers.views import PlayerInfo, TableView, slots_from_text
+from renderers.views import PlayerInfo, TableView, slots_from_text, table_view_from_game
+from renderers.words import say
 from tests.renderers.pixels import decode, distance, face_color, ink_color, marker_shape
+from tests.renderers.test_views import NAMES, game
 
 # Telegram photos: at most 10 MB, width + height <= 10000, ratio <= 20; Discord: 10 MB. We aim
 # far lower so an image uploads quickly and previews whole: long side <= 1600, under 1 MB.
@@ -165,3 +170,54 @@ def test_other_widths_scale_the_whole_picture() -> None:
     assert layout_table(late_game_table(), width=720).tile_width < 58
     with pytest.raises(ValueError, match="at least 480 pixels"):
         render_table(late_game_table(), width=300)
+
+
+def test_the_last_move_highlights_only_the_tiles_its_caption_names() -> None:
+    """The caption "Alice played R5" marks R5, not the melds around it (a real game marks what
+    was placed: see test_a_real_play_highlights_what_it_placed)."""
+    view = late_game_table()
+    image = decode(render_table(view))
+    marked = [
+        str(p.tile)
+        for p in layout_table(view).area.tiles
+        if distance(face_color(image, p.box), LIGHT.highlight_face) < 20
+    ]
+    assert marked == ["R5"]
+    assert say(view.caption, english).endswith("played R5")
+
+
+def test_a_real_play_highlights_what_it_placed() -> None:
+    g = game(["R5 K1 K2", "B1 B2", "O1"], "R2 R3 R4 / K3 B3 O3", [True, True, True])
+    draft = g.draft()
+    draft.apply_text("play R5 to 1")
+    outcome = g.commit(draft)
+    view = table_view_from_game(g, NAMES)
+    image = decode(render_table(view))
+    marked = {
+        p.tile
+        for p in layout_table(view).area.tiles
+        if distance(face_color(image, p.box), LIGHT.highlight_face) < 20
+    }
+    assert marked == set(outcome.placed) and [str(t) for t in marked] == ["R5"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [
+        ("en", "Rummikub · game over: Ann wins"),
+        ("pl", "Rummikub · koniec gry: wygrywa Ann"),
+    ],
+)
+def test_the_table_after_the_last_play_names_the_winner(lang: str, title: str) -> None:
+    from bot.i18n import translator
+
+    g = game(["K9 B9 O9", "R2 R3", "J"], "R4 R5 R6", [True, True, False])
+    draft = g.draft()
+    draft.apply_text("play K9 B9 O9")
+    g.commit(draft)
+    view = table_view_from_game(g, NAMES)
+    assert table_text(view, translate=translator(lang)).splitlines()[0] == title
+    image = decode(render_table(view, translate=translator(lang)))
+    plain = decode(render_table(replace(view, title="Rummikub"), translate=translator(lang)))
+    header = (0, 0, image.width, layout_table(view).area_box.y)
+    assert image.crop(header).tobytes() != plain.crop(header).tobytes()
