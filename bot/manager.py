@@ -26,6 +26,7 @@ from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
 from engine.actions import DRAFT_VERBS
 from engine.ai import AI_LEVELS, Retrieval, choose_move, retrieval
+from engine.draft import NOTHING_TO_UNDO
 from engine.messages import Msg
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
@@ -941,6 +942,10 @@ class GameManager:
 
     async def _draft_step(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
         draft = self._draft_for(table, seat)
+        if text.split()[0] in ("undo", "u") and not draft.can_undo:
+            player = table.seats[seat].player
+            assert player is not None  # only a person types undo
+            return [self._note(table.channel, player, say(table.lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
             await asyncio.to_thread(draft.apply_text, text)
         else:
