@@ -275,6 +275,20 @@ class Draft:
         new = self._arrange_tokens(tokens, exact=True)
         self._push(new, str(Arrange(tuple(tuple(ts) for ts in tokens), exact=True)))
 
+    def fork(self) -> Draft:
+        """An independent copy of this draft (same turn, same state and history)."""
+        twin = Draft.__new__(Draft)
+        twin.game = self.game
+        twin.seat = self.seat
+        twin.base_table = self.base_table
+        twin.base_rack = self.base_rack
+        twin.melded_before = self.melded_before
+        twin.base = self.base
+        twin.state = self.state
+        twin.history = list(self.history)
+        twin.steps = list(self.steps)
+        return twin
+
     def _push(self, new: DraftState, text: str) -> None:
         self.history.append(self.state)
         self.state = new
@@ -573,34 +587,13 @@ class Draft:
         )
 
     def _auto(self, action: Auto) -> DraftState:
-        from engine.solver import auto_arrange
+        from engine.hints import best_final
 
         state = self.state
         wanted = self._take(action.tiles, list(state.held) + list(state.rack), ON_RACK)
-        if state.held or any(slot.error_message() for slot in state.slots):
-            raise IllegalMoveError(
-                "auto works from a valid table; undo or reset your unfinished change first."
-            )
-        table = self.melds()
-        if not wanted:
-            from engine.solver import solve
-
-            best = solve(
-                table,
-                list(state.rack) + list(state.held),
-                opening=not self.melded_before,
-                threshold=self.game.rules.opening_threshold,
-            )
-            if best is None:
-                raise IllegalMoveError("No tile from your rack can be placed; draw instead.")
-            wanted = list(best.placed)
-        melds = auto_arrange(
-            table,
-            list(state.rack) + list(state.held),
-            wanted,
-            melded=self.melded_before,
-            threshold=self.game.rules.opening_threshold,
-        )
+        melds = best_final(self, wanted or None)
+        if melds is None:
+            raise self._auto_refusal(wanted)
         tokens = [
             [
                 TileToken(t, f if t.is_joker else None, i + 1, str(t))
@@ -608,7 +601,71 @@ class Draft:
             ]
             for m in melds
         ]
-        return self._arrange_tokens(tokens, exact=True)
+        new = self._arrange_tokens(tokens, exact=True)
+        return DraftState(_keep_numbers(state.slots, new.slots), new.rack, new.held)
+
+    def _auto_refusal(self, wanted: Sequence[Tile]) -> IllegalMoveError:
+        """Why ``auto`` found nothing: what can be placed instead, when something can."""
+        from engine.hints import best_final
+
+        if not wanted:
+            return IllegalMoveError("No tile from your rack can be placed; draw instead.")
+        names = tiles_text(wanted)
+        threshold = self.game.rules.opening_threshold
+        partial = best_final(self)
+        can = [t for t in self.state.rack if partial and any(t in m.tiles for m in partial)]
+        if not self.melded_before:
+            if not can:
+                return IllegalMoveError(
+                    "{tiles} cannot make an initial meld worth {threshold} from your rack alone.",
+                    tiles=names,
+                    threshold=threshold,
+                )
+            return IllegalMoveError(
+                "{tiles} cannot all go into your initial meld; {can} can (auto {can}).",
+                tiles=names,
+                can=tiles_text(can),
+            )
+        if not can:
+            return IllegalMoveError("None of {tiles} can be placed on this table.", tiles=names)
+        return IllegalMoveError(
+            "{tiles} cannot all be placed; {can} can (auto {can}).",
+            tiles=names,
+            can=tiles_text(can),
+        )
+
+
+def _keep_numbers(current: Sequence[Slot], new: Sequence[Slot]) -> tuple[Slot, ...]:
+    """Place a new table's melds at the numbers the player sees: a meld that did not change
+    keeps its number (and is left exactly as it was), a changed meld takes the number of the
+    meld it keeps most tiles of, and the rest get new numbers; used-up melds stay empty."""
+    out: list[Slot] = [Slot(()) for _ in current]
+    claimed: set[int] = set()
+    by_tiles = {frozenset(s.tiles): j for j, s in enumerate(current) if s.tiles}
+    rest: list[Slot] = []
+    for slot in new:
+        j = by_tiles.get(frozenset(slot.tiles))
+        if j is not None and j not in claimed:
+            claimed.add(j)
+            same = current[j].text() == slot.text()
+            out[j] = current[j] if same else slot
+        else:
+            rest.append(slot)
+    extra: list[Slot] = []
+    for slot in rest:
+        tiles = set(slot.tiles)
+        overlaps = [
+            (len(tiles & set(s.tiles)), -j)
+            for j, s in enumerate(current)
+            if j not in claimed and tiles & set(s.tiles)
+        ]
+        if overlaps:
+            j = -max(overlaps)[1]
+            claimed.add(j)
+            out[j] = slot
+        else:
+            extra.append(slot)
+    return (*out, *extra)
 
 
 # ----- faces, not copies: choosing physical tiles for an arrangement stated by faces -----------
