@@ -185,8 +185,7 @@ class Draft:
             if not self.played:
                 problems.append(
                     Msg(
-                        "You must play at least one tile from your rack "
-                        "(or draw to end your turn)."
+                        "You must play at least one tile from your rack (or draw to end your turn)."
                     )
                 )
             return problems
@@ -678,9 +677,7 @@ def _face_key(tile: Tile) -> tuple[int, int]:
     return (-1 if tile.color is None else tile.color.order, tile.number)
 
 
-def _match_melds(
-    melds: Sequence[Sequence[TileToken]], slots: Sequence[Slot]
-) -> dict[int, int]:
+def _match_melds(melds: Sequence[Sequence[TileToken]], slots: Sequence[Slot]) -> dict[int, int]:
     """Pair each stated meld with the draft slot it shares most faces with (a joker counts
     more: where a table joker goes decides the joker rule), one to one."""
     pairs: list[tuple[int, int, int]] = []
@@ -745,15 +742,10 @@ def _copy_choices(
                 number=m + 1,
                 tile=str(melds[m][i].tile),
             )
-    left_out = [
-        t
-        for key, pool in pools_table.items()
-        for t in pool[len(positions.get(key, ())) :]
-    ]
+    left_out = [t for key, pool in pools_table.items() for t in pool[len(positions.get(key, ())) :]]
     if left_out:
         raise IllegalMoveError(
-            "Every tile on the table must stay on the table; your arrangement leaves out "
-            "{tiles}.",
+            "Every tile on the table must stay on the table; your arrangement leaves out {tiles}.",
             tiles=tiles_text(sort_tiles(left_out)),
         )
     home = _match_melds(melds, slots)

@@ -92,9 +92,7 @@ def is_legal_turn(
     threshold: int,
 ) -> bool:
     """:func:`turn_problems` as a yes or no."""
-    return not turn_problems(
-        start, rack, final, melded_before=melded_before, threshold=threshold
-    )
+    return not turn_problems(start, rack, final, melded_before=melded_before, threshold=threshold)
 
 
 def _fits(face: Face, options: Sequence[Face]) -> bool:

@@ -37,7 +37,7 @@ def test_a_hint_takes_a_joker_from_the_table_when_that_plays_more() -> None:
     english = str(message)
     assert english.startswith("Put O5 in place of the joker in meld 1; new set R10 R11 J=R12.")
     assert say("pl", message).startswith("Połóż O5 w miejsce dżokera w układzie 1; nowy układ")
-    found, draft = followed(game.draft(0))
+    _, draft = followed(game.draft(0))
     assert [str(t) for t in draft.rack] == ["K1"]
     game.commit(draft)
 
@@ -72,6 +72,7 @@ def test_hint_finds_a_swap_with_a_table_tile() -> None:
     # The only play: K8 from meld 2 takes the joker's place, and the joker joins B4 O4.
     game = position(["B4 O4 R1", "B1"], "K6 K7 J K9 / K8 B8 O8 R8", melded=[True, True])
     found, draft = followed(game.draft(0))
+    assert found.commands == ("auto B4 O4",)
     assert [str(t) for t in draft.rack] == ["R1"]
     game.commit(draft)
 
