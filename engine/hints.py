@@ -23,7 +23,7 @@ from engine.errors import InvalidMeldError, RummikubError
 from engine.melds import Meld, MeldKind
 from engine.messages import Clauses, Msg
 from engine.rules import turn_problems
-from engine.tiles import Tile, tiles_text
+from engine.tiles import Tile, sort_tiles, tiles_text
 
 if TYPE_CHECKING:
     from engine.draft import Draft
@@ -190,7 +190,7 @@ def hint(draft: Draft) -> Hint | None:
         return Hint((), Msg("No change."), tuple(s.text() for s in draft.slots))
     plans: list[list[str]] = []
     to_place = [t for t in draft.rack + draft.held if any(t in m.tiles for m in target)]
-    rack_part = [t for t in to_place if t in draft.rack]
+    rack_part = sort_tiles(t for t in to_place if t in draft.rack)
     plans.append([f"auto {tiles_text(rack_part)}".rstrip()])
     plans.extend(_swap_plans(draft, target))
     plans.append(["arrange " + " / ".join(m.text() for m in target)])
@@ -254,7 +254,7 @@ def _swap_plans(draft: Draft, target: Sequence[Meld]) -> list[list[str]]:
                     swap = f"swap J in {number} with {tile}"
                     if where > 0:
                         swap += f" from {where}"
-                    rest = [t for t in draft.rack if t in final_of and t != tile]
+                    rest = sort_tiles(t for t in draft.rack if t in final_of and t != tile)
                     own = [t for t in home.tiles if t not in draft.rack and t != joker]
                     plan = [swap]
                     if not own:
