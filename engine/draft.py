@@ -561,23 +561,24 @@ class Draft:
             used = {t for tiles in choice for t in tiles}
             rack = tuple(t for t in state.rack if t not in used)
             candidate = DraftState(tuple(slots), rack, ())
+            problems = self._state_problems(candidate)
+            if not problems:
+                return candidate
             if first is None:
                 first = candidate
-                if any(slot.error_message() for slot in slots):
-                    break  # which copy is where cannot make an invalid set valid
-            if self._legal_state(candidate):
-                return candidate
+                if not any(p.template in _COPY_PROBLEMS for p in problems):
+                    break  # which copy is where cannot fix this
         assert first is not None
         return first
 
-    def _legal_state(self, state: DraftState) -> bool:
-        if state.held:
-            return False
+    def _state_problems(self, state: DraftState) -> list[Msg]:
+        """What ``done`` would say about a state with every tile placed (an invalid set:
+        its reason alone, which no choice of copies can change)."""
         try:
             final = [slot.meld() for slot in state.slots if slot.tiles]
-        except InvalidMeldError:
-            return False
-        return not turn_problems(
+        except InvalidMeldError as err:
+            return [err.msg]
+        return turn_problems(
             self.base_table,
             self.base_rack,
             final,
@@ -668,6 +669,20 @@ def _keep_numbers(current: Sequence[Slot], new: Sequence[Slot]) -> tuple[Slot, .
 
 
 # ----- faces, not copies: choosing physical tiles for an arrangement stated by faces -----------
+
+_COPY_PROBLEMS = frozenset(
+    {
+        "A joker on the table must stay on the table.",
+        "You can take a joker from the table only after your initial meld.",
+        "To take the joker from meld {number}, put {wanted} in its place in that set.",
+        "A joker taken from the table must go into a new set, not onto a set that was already "
+        "there.",
+        "Before your initial meld you can't change the sets on the table; play new sets from "
+        "your rack only.",
+        "Your initial meld must use only tiles from your own rack.",
+    }
+)
+"""The problems of a stated table that another choice of physical copies might remove."""
 
 _MAX_CHOICES = 200
 """How many copy assignments an arrangement tries before settling for the first one."""

@@ -145,7 +145,8 @@ def best_final(draft: Draft, wanted: Sequence[Tile] | None = None) -> list[Meld]
     played = set(draft.played)
     wanted_set = set(wanted or ())
     best: _Found | None = None
-    for order, melds in enumerate(_tries(draft, wanted)):
+    for order, found_melds in enumerate(_tries(draft, wanted)):
+        melds = _prefer_played(found_melds, played, rack)
         on_table = {t for m in melds for t in m.tiles}
         if wanted and not (wanted_set | played) <= on_table:
             continue
@@ -155,6 +156,32 @@ def best_final(draft: Draft, wanted: Sequence[Tile] | None = None) -> list[Meld]
         if best is None or (found.placed, found.keeps) > (best.placed, best.keeps):
             best = found
     return None if best is None else best.melds
+
+
+def _prefer_played(melds: list[Meld], played: set[Tile], rack: set[Tile]) -> list[Meld]:
+    """The same table with the rack copies already played used first: a player cannot tell
+    two R9s apart, so a solver that picked the other copy means the same play."""
+    on_table = {t for m in melds for t in m.tiles}
+    spare: dict[tuple[object, int], list[Tile]] = {}
+    for tile in played - on_table:
+        spare.setdefault((tile.color, tile.number), []).append(tile)
+    if not spare:
+        return melds
+    out: list[Meld] = []
+    for meld in melds:
+        tiles = list(meld.tiles)
+        for i, tile in enumerate(tiles):
+            key = (tile.color, tile.number)
+            if tile in rack and tile not in played and spare.get(key):
+                tiles[i] = spare[key].pop()
+        if tiles == list(meld.tiles):
+            out.append(meld)
+        else:
+            pins = {
+                i: f for i, (t, f) in enumerate(zip(tiles, meld.faces, strict=True)) if t.is_joker
+            }
+            out.append(Meld.build(tiles, pins, meld.kind))
+    return out
 
 
 # ----- hint -----------------------------------------------------------------------------------

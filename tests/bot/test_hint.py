@@ -6,6 +6,7 @@ from bot.i18n import say
 from bot.manager import hint_text
 from engine import Draft, Game
 from engine.hints import Hint, hint
+from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
 from tests.engine.helpers import position
 
 
@@ -110,3 +111,37 @@ def test_the_bot_hint_reads_the_players_draft() -> None:
     draft.apply_text("play K6 to 1")
     message = hint_text(game, 0, draft)
     assert message is not None and "K6" not in str(message).split("(type:")[1]
+
+
+# ----- through the bot: the same path as typed commands -------------------------------------
+
+
+async def test_hint_commands_typed_in_the_chat_are_each_accepted(h: Harness) -> None:
+    await h.say(ANN, "start hints=on")
+    await h.say(BOB, "join")
+    await h.say(ANN, "deal")
+    mover = [ANN, BOB][h.game.current]
+    await h.give(h.seat(mover), "R8 R9 R10 R11 R12 R13")
+    await h.say(mover, "play R8 R9 R10")  # 27 points: not yet an initial meld
+    text = "\n".join(r.text for r in await h.say(mover, "hint") if r.private_to == mover)
+    commands = text.split("(type: ", 1)[1].rstrip(")").split("; ")
+    assert all("R8" not in c.split() for c in commands), text  # R8 is already on the table
+    table = h.manager.tables[CHANNEL.key]
+    for command in commands:
+        steps = len(table.draft.steps) if table.draft else 0
+        await h.say(mover, command)
+        assert table.draft is not None and len(table.draft.steps) == steps + 1, command
+    turn = h.game.turn
+    await h.say(mover, "done")
+    assert h.game.turn == turn + 1
+    assert [m.text() for m in h.game.table] == ["R8 R9 R10 R11 R12 R13"]
+
+
+async def test_undo_with_nothing_to_undo_is_a_plain_answer_in_the_chat(h: Harness) -> None:
+    await h.say(ANN, "start")
+    await h.say(BOB, "join")
+    await h.say(ANN, "deal")
+    mover = [ANN, BOB][h.game.current]
+    replies = await h.say(mover, "undo")
+    assert [r.text for r in replies] == ["There is nothing to undo."]
+    assert replies[0].private_to == mover

@@ -150,3 +150,15 @@ def test_undo_with_nothing_to_undo_is_a_plain_answer() -> None:
     assert not draft.changed and draft.steps == []
     draft.apply_text("undo")
     assert draft.steps == []
+
+
+def test_the_problems_a_copy_choice_can_fix_are_the_rules_own_sentences() -> None:
+    from pathlib import Path
+
+    from engine.draft import _COPY_PROBLEMS
+
+    source = (Path(__file__).resolve().parents[2] / "engine" / "rules.py").read_text()
+    flat = source.replace('"\n', "").replace("  ", "")
+    for template in _COPY_PROBLEMS:
+        first, last = template[:30], template[-20:]
+        assert first in flat and last in flat, template
