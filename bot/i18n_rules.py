@@ -242,10 +242,10 @@ PL: dict[str, str] = {
     "stole dwa razy.",
     "{tiles} is neither on the table nor on your rack.": "{tiles} nie ma ani na stole, ani na "
     "twoim stojaku.",
-    "The joker in meld {number} stands for {tile}; to put {tile} in its place and take the "
-    "joker, write: swap J in {number} with {tile}.": "Dżoker w układzie {number} zastępuje "
-    "{tile}; aby położyć {tile} na jego miejsce i wziąć dżokera, napisz: swap J in {number} "
-    "with {tile}.",
+    "The joker in meld {number} would stand for {face} instead of {wanted}; to take it, write: "
+    "swap J in {number} with {wanted}, then play it in a new set.": "Dżoker w układzie "
+    "{number} zastępowałby {face} zamiast {wanted}; aby go wziąć, napisz: swap J in {number} "
+    "with {wanted}, a potem zagraj go w nowym układzie.",
     "Your draft is already the best play found; finish with done.": "Twój szkic to już "
     "najlepszy znaleziony ruch; zakończ poleceniem done.",
     "{explanation} (type: {commands})": "{explanation} (wpisz: {commands})",

@@ -363,38 +363,9 @@ class Draft:
             if not self._is_new(index):
                 self._need_melded(Msg("add to a meld on the table"))
             slot = slots[index]
-            self._check_joker_kept(index, tiles, action.target)
             merged = self._merge(slot, tiles)
             slots[index] = Slot(merged, slot.pins + tuple(pins.items())).normalised()
         return DraftState(tuple(slots), tuple(rack), tuple(held))
-
-    def _check_joker_kept(self, index: int, tiles: Sequence[Tile], number: int) -> None:
-        """A real tile showing the face a table joker stands for in its own set would make the
-        joker stand for something else; that is a swap, so say so instead of re-reading it."""
-        if self._is_new(index):
-            return
-        slot = self.state.slots[index]
-        starting = {t for t in self.base.slots[index].tiles if t.is_joker}
-        try:
-            meld = slot.meld()
-        except InvalidMeldError:
-            return
-        for joker, face in meld.pins().items():
-            if joker not in starting:
-                continue
-            for tile in tiles:
-                if not tile.is_joker and any(
-                    o.number == tile.number and o.color == tile.color
-                    for o in meld.joker_options(joker)
-                ):
-                    if face.color is None and len(meld.missing_colors()) > len(meld.jokers):
-                        continue  # a group with room: the tile simply joins it
-                    raise IllegalMoveError(
-                        "The joker in meld {number} stands for {tile}; to put {tile} in its "
-                        "place and take the joker, write: swap J in {number} with {tile}.",
-                        number=number,
-                        tile=str(tile),
-                    )
 
     def _check_pins(self, tiles: Sequence[Tile], tokens: Sequence[TileToken]) -> None:
         index_pins = {i: token.pin for i, token in enumerate(tokens) if token.pin is not None}
@@ -677,6 +648,8 @@ _COPY_PROBLEMS = frozenset(
         "To take the joker from meld {number}, put {wanted} in its place in that set.",
         "A joker taken from the table must go into a new set, not onto a set that was already "
         "there.",
+        "The joker in meld {number} would stand for {face} instead of {wanted}; to take it, "
+        "write: swap J in {number} with {wanted}, then play it in a new set.",
         "Before your initial meld you can't change the sets on the table; play new sets from "
         "your rack only.",
         "Your initial meld must use only tiles from your own rack.",

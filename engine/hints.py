@@ -163,7 +163,7 @@ def _prefer_played(melds: list[Meld], played: set[Tile], rack: set[Tile]) -> lis
     two R9s apart, so a solver that picked the other copy means the same play."""
     on_table = {t for m in melds for t in m.tiles}
     spare: dict[tuple[object, int], list[Tile]] = {}
-    for tile in played - on_table:
+    for tile in sort_tiles(played - on_table):
         spare.setdefault((tile.color, tile.number), []).append(tile)
     if not spare:
         return melds

@@ -147,6 +147,15 @@ def joker_problem_msg(
             for other in start:
                 rest = {t for t in other.tiles if t != joker}
                 if rest and rest <= set(final_meld.tiles):
+                    if other is meld:
+                        return Msg(
+                            "The joker in meld {number} would stand for {face} instead of "
+                            "{wanted}; to take it, write: swap J in {number} with {wanted}, "
+                            "then play it in a new set.",
+                            number=number,
+                            face=str(face),
+                            wanted=either([str(o) for o in options]),
+                        )
                     return Msg(
                         "A joker taken from the table must go into a new set, "
                         "not onto a set that was already there."

@@ -132,9 +132,17 @@ def test_split_at_the_face_a_joker_stands_for() -> None:
 def test_playing_the_face_a_table_joker_stands_for_points_to_swap() -> None:
     game = position(["R7 K1", "B1"], "R5 R6 J", melded=[True, True])
     draft = game.draft()
-    with pytest.raises(IllegalMoveError, match="swap J in 1 with R7"):
-        draft.apply_text("play R7 to 1")
-    assert not draft.changed
+    draft.apply_text("play R7 to 1")  # a later step (moving the joker out) could still fix it
+    advice = "swap J in 1 with R7, then play it in a new set"
+    assert any(advice in problem for problem in draft.problems())
+    with pytest.raises(IllegalMoveError, match="would stand for R8 instead of R7"):
+        game.commit(draft)
+
+
+def test_a_table_joker_re_read_and_then_moved_to_a_new_set_is_a_retrieval() -> None:
+    game = position(["R7 K3 K4", "B1"], "R5 R6 J", melded=[True, True])
+    play(game, "play R7 to 1", "play K3 K4", "move J from 1 to 2")
+    assert sorted(table_text(game)) == ["K3 K4 J=K5", "R5 R6 R7"]
 
 
 def test_playing_onto_a_joker_placed_this_turn_may_move_it() -> None:
