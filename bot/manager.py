@@ -27,6 +27,7 @@ from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
 from engine.actions import DRAFT_VERBS
 from engine.ai import AI_LEVELS, choose_move
 from engine.draft import NOTHING_TO_UNDO
+from engine.hints import hint_text
 from engine.messages import Msg
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
@@ -1297,17 +1298,6 @@ class CommandErrorAsRule(RummikubError):
 
     def __init__(self, usage_text: Msg) -> None:
         super().__init__(Msg("Write it like: {usage}.", usage=usage_text))
-
-
-def hint_text(game: Game, seat: int, draft: Draft | None = None) -> Msg | None:
-    """The best play from where the seat's draft is, as the commands to type and a short
-    explanation (None: nothing can be played); see ``engine.hints``."""
-    from engine.hints import hint
-
-    if draft is None or draft.seat != seat:
-        draft = game.draft(seat)
-    found = hint(draft)
-    return None if found is None else found.message()
 
 
 def _dt(timestamp: float) -> datetime:

@@ -27,6 +27,7 @@ from engine.tiles import Tile, sort_tiles, tiles_text
 
 if TYPE_CHECKING:
     from engine.draft import Draft
+    from engine.game import Game
 
 _MAX_CLAUSES = 3
 
@@ -204,6 +205,15 @@ class Hint:
             explanation=self.explanation,
             commands="; ".join(self.commands),
         )
+
+
+def hint_text(game: Game, seat: int, draft: Draft | None = None) -> Msg | None:
+    """What ``hint`` answers a seat: the commands from its draft (a fresh one when ``draft`` is
+    None or another seat's) and a short explanation; None when nothing can be played."""
+    if draft is None or draft.seat != seat:
+        draft = game.draft(seat)
+    found = hint(draft)
+    return None if found is None else found.message()
 
 
 def hint(draft: Draft) -> Hint | None:
