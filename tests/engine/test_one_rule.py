@@ -170,3 +170,21 @@ def test_the_problems_a_copy_choice_can_fix_are_the_rules_own_sentences() -> Non
     for template in _COPY_PROBLEMS:
         first, last = template[:30], template[-20:]
         assert first in flat and last in flat, template
+
+
+def test_auto_works_from_an_unfinished_draft() -> None:
+    game = position(["R5 K1", "B1"], "R1 R2 R3 R4 / K7 K8 K9", melded=[True, True])
+    draft = game.draft()
+    draft.apply_text("split 1 at R2")  # leaves R1 alone: not a valid set
+    draft.apply_text("auto R5")
+    assert draft.is_legal and [str(t) for t in draft.rack] == ["K1"]
+    assert draft.slots[1].text() == "K7 K8 K9"
+
+
+def test_auto_keeps_a_swap_the_player_made() -> None:
+    game = position(["O5 R10 R11 K1", "K9"], "K5 B5 J", melded=[True, True])
+    draft = game.draft()
+    draft.apply_text("swap J in 1 with O5")
+    draft.apply_text("auto R10 R11")
+    assert draft.is_legal and [str(t) for t in draft.rack] == ["K1"]
+    assert [s.text() for s in draft.slots] == ["K5 B5 O5", "R10 R11 J=R12"]
