@@ -68,8 +68,12 @@ def _tries(draft: Draft, wanted: Sequence[Tile] | None) -> list[list[Meld]]:
         if melds is not None:
             out.append(list(melds))
 
+    valid = all(slot.error_message() is None for slot in draft.slots)
+    # 0. The draft itself, when it is a whole table (it may already be the best turn).
+    if valid and not draft.held:
+        out.append(draft.melds())
     # 1. From the draft as it stands (keeps the player's rearrangement).
-    if not opening and all(slot.error_message() is None for slot in draft.slots):
+    if not opening and valid:
         table = draft.melds()
         pool = list(draft.rack) + list(draft.held)
         if wanted:

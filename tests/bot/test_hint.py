@@ -145,3 +145,14 @@ async def test_undo_with_nothing_to_undo_is_a_plain_answer_in_the_chat(h: Harnes
     replies = await h.say(mover, "undo")
     assert [r.text for r in replies] == ["There is nothing to undo."]
     assert replies[0].private_to == mover
+
+
+def test_a_legal_draft_the_solver_cannot_better_is_not_told_to_draw() -> None:
+    # The player took the joker and played it; nothing else fits, and the solver alone would
+    # not find this retrieval from the start of the turn.
+    game = position(["O5 R10 R11", "K9"], "K5 B5 J", melded=[True, True])
+    draft = game.draft(0)
+    draft.apply_text("swap J in 1 with O5")
+    draft.apply_text("play R10 R11 J")
+    found = hint(draft)
+    assert found is not None and found.commands == ()
