@@ -88,8 +88,6 @@ PL: dict[str, str] = {
     "split a meld on the table": "dzielić układu na stole",
     "take a joker": "brać dżokera",
     "There is no {tile} {where}.": "Nie ma {tile} {where}.",
-    "A joker taken from the table must go into a new set, not onto meld {number}.": "Dżoker "
-    "wzięty ze stołu musi trafić do nowego układu, a nie do układu {number}.",
     "The tiles are already in that meld.": "Te kostki już są w tym układzie.",
     "{tile} is the first tile of meld {number}; split before a later tile.": "{tile} to "
     "pierwsza kostka układu {number}; dziel przed dalszą kostką.",
@@ -108,8 +106,6 @@ PL: dict[str, str] = {
     "Every tile on the table must stay on the table; your arrangement leaves out {tiles}.": (
         "Każda kostka ze stołu musi na nim zostać; w twoim nowym stole brakuje {tiles}."
     ),
-    "auto works from a valid table; undo or reset your unfinished change first.": "auto "
-    "działa tylko na poprawnym stole; najpierw cofnij niedokończoną zmianę (undo lub reset).",
     "No tile from your rack can be placed; draw instead.": "Żadnej kostki ze stojaka nie da "
     "się wyłożyć; dobierz.",
     # --- auto (engine/solver.py) -----------------------------------------------------------
@@ -241,15 +237,22 @@ PL: dict[str, str] = {
     "joined melds {numbers} with {tiles}": "połączono układy {numbers}, dokładając {tiles}",
     "No change.": "Bez zmian.",
     # bot/manager.py: a hint
-    "{explanation} (auto {tiles})": "{explanation} (wpisz: auto {tiles})",
-    "swap J in {number} with {tile}": "wpisz: swap J in {number} with {tile}",
-    "swap J in {number} with {tile}, then play {tiles}": "wpisz: swap J in {number} with "
-    "{tile}, potem play {tiles}",
-    "swap J in {number} with {tile}, play {tiles}, then auto {rest}": "wpisz: swap J in "
-    "{number} with {tile}, potem play {tiles}, potem auto {rest}",
-    "Take the joker from meld {number} by putting {tile} in its place; then: {explanation} "
-    "({commands})": "Weź dżokera z układu {number}, kładąc {tile} na jego miejsce; potem: "
-    "{explanation} ({commands})",
+    # --- one rule for a turn, hints from the draft (engine/rules.py, draft.py, hints.py) ----
+    "The same physical tile appears twice on the table.": "Ta sama fizyczna kostka leży na "
+    "stole dwa razy.",
+    "{tiles} is neither on the table nor on your rack.": "{tiles} nie ma ani na stole, ani na "
+    "twoim stojaku.",
+    "The joker in meld {number} would stand for {face} instead of {wanted}; to take it, write: "
+    "swap J in {number} with {wanted}, then play it in a new set.": "Dżoker w układzie "
+    "{number} zastępowałby {face} zamiast {wanted}; aby go wziąć, napisz: swap J in {number} "
+    "with {wanted}, a potem zagraj go w nowym układzie.",
+    "Your draft is already the best play found; finish with done.": "Twój szkic to już "
+    "najlepszy znaleziony ruch; zakończ poleceniem done.",
+    "{explanation} (type: {commands})": "{explanation} (wpisz: {commands})",
+    "meld {number} becomes {tiles}": "układ {number} to teraz {tiles}",
+    "put {tile} in place of the joker in meld {number}": "połóż {tile} w miejsce dżokera w "
+    "układzie {number}",
+    "{count} more changes": "jeszcze {count} zmian(y)",
     # --- game records (engine/record.py) -----------------------------------------------------
     "{name}, seat {seat}": "{name}, miejsce {seat}",
     "seat {seat}": "miejsce {seat}",

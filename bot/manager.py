@@ -26,7 +26,9 @@ from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
 from engine.actions import DRAFT_VERBS
-from engine.ai import AI_LEVELS, Retrieval, choose_move, retrieval
+from engine.ai import AI_LEVELS, choose_move
+from engine.draft import NOTHING_TO_UNDO
+from engine.hints import hint_text
 from engine.messages import Msg
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
@@ -947,6 +949,10 @@ class GameManager:
 
     async def _draft_step(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
         draft = self._draft_for(table, seat)
+        if text.split()[0] in ("undo", "u") and not draft.can_undo:
+            player = table.seats[seat].player
+            assert player is not None  # only a person types undo
+            return [self._note(table.channel, player, say(table.lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
             await asyncio.to_thread(draft.apply_text, text)
         else:
@@ -990,7 +996,7 @@ class GameManager:
         if not table.rules.hints:
             return self._note(table.channel, player, t(lang, "hint_off"))
         assert table.game is not None
-        hint = await asyncio.to_thread(hint_text, table.game, seat)
+        hint = await asyncio.to_thread(hint_text, table.game, seat, table.draft)
         if hint is None:
             return self._note(table.channel, player, t(lang, "hint_none"))
         return self._note(table.channel, player, t(lang, "hint", text=say(lang, hint)))
@@ -1296,71 +1302,6 @@ class CommandErrorAsRule(RummikubError):
 
     def __init__(self, usage_text: Msg) -> None:
         super().__init__(Msg("Write it like: {usage}.", usage=usage_text))
-
-
-def hint_text(game: Game, seat: int) -> Msg | None:
-    """The best play for a seat's rack, explained in a line (None: nothing can be played).
-
-    After the initial meld that includes taking a joker from the table, when that lets more
-    rack tiles down than any play without it."""
-    from engine.solver import explain_message, solve
-
-    player = game.players[seat]
-    solution = solve(
-        game.table,
-        player.rack,
-        opening=not player.melded,
-        threshold=game.rules.opening_threshold,
-    )
-    if player.melded:
-        swap = retrieval(game.table, player.rack, len(solution.placed) if solution else 0)
-        if swap is not None:
-            return _swap_hint(swap)
-    if solution is None:
-        return None
-    return Msg(
-        "{explanation} (auto {tiles})",
-        explanation=explain_message(game.table, solution),
-        tiles=tiles_text(solution.placed),
-    )
-
-
-def _swap_hint(swap: Retrieval) -> Msg:
-    """A hint that starts with a joker retrieval, with the commands that play it."""
-    from engine.solver import explain_message
-
-    number, tile, joker = swap.meld_index + 1, str(swap.tile), swap.joker
-    explanation = explain_message(swap.swapped, swap.solution)
-    home = next(m for m in swap.melds if joker in m.tiles)
-    placed = set(swap.solution.placed)
-    if not all(t in placed for t in home.tiles):  # the joker's new set uses table tiles too
-        commands = Msg("swap J in {number} with {tile}", number=number, tile=tile)
-    else:
-        joker_set = " ".join("J" if t.is_joker else str(t) for t in home.tiles)
-        rest = [t for t in swap.solution.placed if t not in home.tiles]
-        if rest:
-            commands = Msg(
-                "swap J in {number} with {tile}, play {tiles}, then auto {rest}",
-                number=number,
-                tile=tile,
-                tiles=joker_set,
-                rest=tiles_text(rest),
-            )
-        else:
-            commands = Msg(
-                "swap J in {number} with {tile}, then play {tiles}",
-                number=number,
-                tile=tile,
-                tiles=joker_set,
-            )
-    return Msg(
-        "Take the joker from meld {number} by putting {tile} in its place; then: "
-        "{explanation} ({commands})",
-        number=number,
-        tile=tile,
-        explanation=explanation,
-        commands=commands,
-    )
 
 
 def _dt(timestamp: float) -> datetime:

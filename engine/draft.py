@@ -9,7 +9,9 @@ as text (``steps``) so a restart can rebuild it by replaying them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,7 +31,7 @@ from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind, analyse, rebuild
 from engine.messages import Msg, either
 from engine.notation import TileToken
-from engine.rules import joker_problem_msg, opening_problem_msg
+from engine.rules import turn_problems
 from engine.tiles import Face, Tile, sort_tiles, tiles_text
 
 if TYPE_CHECKING:
@@ -90,6 +92,8 @@ class DraftState:
 
 
 ON_RACK = Msg("on your rack")
+NOTHING_TO_UNDO = Msg("There is nothing to undo.")
+"""The plain answer to ``undo`` at the start of a turn (not an error: nothing changes)."""
 
 
 def _in_meld(number: int) -> Msg:
@@ -177,24 +181,21 @@ class Draft:
             error = slot.error_message()
             if error:
                 problems.append(Msg("Meld {number}: {reason}", number=number, reason=error))
-        played = self.played
-        if not played:
-            problems.append(
-                Msg("You must play at least one tile from your rack (or draw to end your turn).")
-            )
         if problems:
+            if not self.played:
+                problems.append(
+                    Msg(
+                        "You must play at least one tile from your rack (or draw to end your turn)."
+                    )
+                )
             return problems
-        final = self.melds()
-        if not self.melded_before:
-            problem = opening_problem_msg(
-                self.base_table, final, played, self.game.rules.opening_threshold
-            )
-            if problem:
-                problems.append(problem)
-        problem = joker_problem_msg(self.base_table, final, self.melded_before)
-        if problem:
-            problems.append(problem)
-        return problems
+        return turn_problems(
+            self.base_table,
+            self.base_rack,
+            self.melds(),
+            melded_before=self.melded_before,
+            threshold=self.game.rules.opening_threshold,
+        )
 
     @property
     def is_legal(self) -> bool:
@@ -234,18 +235,25 @@ class Draft:
         elif isinstance(action, Swap):
             new = self._swap(action)
         elif isinstance(action, Arrange):
-            new = self._arrange_tokens(action.melds)
+            new = self._arrange_tokens(action.melds, action.exact)
         elif isinstance(action, Auto):
             new = self._auto(action)
         else:  # pragma: no cover - parse_action returns only the kinds above
             raise IllegalMoveError("{action} is not a draft step.", action=str(action))
         self._push(new, str(action))
 
-    def undo(self) -> None:
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.history)
+
+    def undo(self) -> bool:
+        """Go one step back; with nothing to undo, change nothing and return False (a plain
+        answer for the player, not an error)."""
         if not self.history:
-            raise IllegalMoveError("There is nothing to undo.")
+            return False
         self.state = self.history.pop()
         self.steps.append("undo")
+        return True
 
     def reset(self) -> None:
         if not self.changed:
@@ -265,6 +273,20 @@ class Draft:
         ]
         new = self._arrange_tokens(tokens, exact=True)
         self._push(new, str(Arrange(tuple(tuple(ts) for ts in tokens), exact=True)))
+
+    def fork(self) -> Draft:
+        """An independent copy of this draft (same turn, same state and history)."""
+        twin = Draft.__new__(Draft)
+        twin.game = self.game
+        twin.seat = self.seat
+        twin.base_table = self.base_table
+        twin.base_rack = self.base_rack
+        twin.melded_before = self.melded_before
+        twin.base = self.base
+        twin.state = self.state
+        twin.history = list(self.history)
+        twin.steps = list(self.steps)
+        return twin
 
     def _push(self, new: DraftState, text: str) -> None:
         self.history.append(self.state)
@@ -340,11 +362,6 @@ class Draft:
             index = self._slot_index(action.target)
             if not self._is_new(index):
                 self._need_melded(Msg("add to a meld on the table"))
-            if any(t in state.held for t in tiles) and not self._is_new(index):
-                raise IllegalMoveError(
-                    "A joker taken from the table must go into a new set, not onto meld {number}.",
-                    number=action.target,
-                )
             slot = slots[index]
             merged = self._merge(slot, tiles)
             slots[index] = Slot(merged, slot.pins + tuple(pins.items())).normalised()
@@ -413,7 +430,7 @@ class Draft:
             self._need_melded(Msg("split a meld on the table"))
         slot = state.slots[index]
         tiles = list(slot.tiles)
-        at = self._take([action.at], tiles, _in_meld(action.meld))[0]
+        at = self._split_tile(action.at, slot, action.meld)
         position = tiles.index(at)
         if position == 0:
             raise IllegalMoveError(
@@ -426,6 +443,21 @@ class Draft:
         slots[index] = Slot(left, tuple(p for p in slot.pins if p[0] in left)).normalised()
         slots.append(Slot(right, tuple(p for p in slot.pins if p[0] in right)).normalised())
         return DraftState(tuple(slots), state.rack, state.held)
+
+    def _split_tile(self, token: TileToken, slot: Slot, number: int) -> Tile:
+        """The tile to split before: a real tile of that face, else a joker standing for it
+        (the player sees ``J=K8`` and says K8)."""
+        if any(t.same_face(token.tile) for t in slot.tiles):
+            return self._take([token], slot.tiles, _in_meld(number))[0]
+        try:
+            meld = slot.meld()
+        except InvalidMeldError:
+            meld = None
+        if meld is not None and not token.tile.is_joker:
+            for tile, face in zip(meld.tiles, meld.faces, strict=True):
+                if tile.is_joker and face == token.tile.face:
+                    return tile
+        return self._take([token], slot.tiles, _in_meld(number))[0]
 
     def _swap(self, action: Swap) -> DraftState:
         state = self.state
@@ -487,82 +519,52 @@ class Draft:
     def _arrange_tokens(
         self, melds: Sequence[Sequence[TileToken]], exact: bool = False
     ) -> DraftState:
+        """The state after stating the whole table: faces, with the physical copies chosen so
+        that the turn is legal if any choice makes it so (table copies kept where they are
+        wherever possible); the first choice when none does (``done`` then says why)."""
         state = self.state
-        table_pool = [t for s in state.slots for t in s.tiles] + list(state.held)
-        rack_pool = list(state.rack)
-        chosen: dict[tuple[int, int], Tile] = {}
-        # First every token that names a physical tile present somewhere, then the rest by
-        # face (table tiles first), so a copy named later is never taken by an earlier face.
-        for exact_pass in (True, False):
-            for m, tokens in enumerate(melds):
-                for i, token in enumerate(tokens):
-                    if (m, i) in chosen:
-                        continue
-                    tile = self._pick(token.tile, table_pool, exact_pass) or self._pick(
-                        token.tile, rack_pool, exact_pass
-                    )
-                    if tile is not None:
-                        chosen[(m, i)] = tile
-                    elif not exact_pass:
-                        raise IllegalMoveError(
-                            "Meld {number}: there is no {tile} on the table or your rack "
-                            "left to use.",
-                            number=m + 1,
-                            tile=str(token.tile),
-                        )
-        slots: list[Slot] = []
-        for m, tokens in enumerate(melds):
-            tiles = [chosen[(m, i)] for i in range(len(tokens))]
-            pins = self._pins(tokens, tiles)
-            slots.append(Slot(tuple(tiles), tuple(pins.items())).normalised())
-        if table_pool:
-            raise IllegalMoveError(
-                "Every tile on the table must stay on the table; your arrangement leaves out "
-                "{tiles}.",
-                tiles=tiles_text(sort_tiles(table_pool)),
-            )
-        return DraftState(tuple(slots), tuple(rack_pool), ())
+        first: DraftState | None = None
+        for choice in _copy_choices(melds, state.slots, state.held, state.rack, exact):
+            slots: list[Slot] = []
+            for tokens, tiles in zip(melds, choice, strict=True):
+                pins = self._pins(tokens, tiles)
+                slots.append(Slot(tuple(tiles), tuple(pins.items())).normalised())
+            used = {t for tiles in choice for t in tiles}
+            rack = tuple(t for t in state.rack if t not in used)
+            candidate = DraftState(tuple(slots), rack, ())
+            problems = self._state_problems(candidate)
+            if not problems:
+                return candidate
+            if first is None:
+                first = candidate
+                if not any(p.template in _COPY_PROBLEMS for p in problems):
+                    break  # which copy is where cannot fix this
+        assert first is not None
+        return first
 
-    @staticmethod
-    def _pick(tile: Tile, pool: list[Tile], exact: bool) -> Tile | None:
-        """Take ``tile`` from ``pool``: that physical tile (``exact``), or one with its face."""
-        if exact:
-            match = tile if tile in pool else None
-        else:
-            match = next((t for t in pool if t.same_face(tile)), None)
-        if match is not None:
-            pool.remove(match)
-        return match
+    def _state_problems(self, state: DraftState) -> list[Msg]:
+        """What ``done`` would say about a state with every tile placed (an invalid set:
+        its reason alone, which no choice of copies can change)."""
+        try:
+            final = [slot.meld() for slot in state.slots if slot.tiles]
+        except InvalidMeldError as err:
+            return [err.msg]
+        return turn_problems(
+            self.base_table,
+            self.base_rack,
+            final,
+            melded_before=self.melded_before,
+            threshold=self.game.rules.opening_threshold,
+        )
 
     def _auto(self, action: Auto) -> DraftState:
-        from engine.solver import auto_arrange
+        from engine.hints import best_final
 
         state = self.state
         wanted = self._take(action.tiles, list(state.held) + list(state.rack), ON_RACK)
-        if state.held or any(slot.error_message() for slot in state.slots):
-            raise IllegalMoveError(
-                "auto works from a valid table; undo or reset your unfinished change first."
-            )
-        table = self.melds()
-        if not wanted:
-            from engine.solver import solve
-
-            best = solve(
-                table,
-                list(state.rack) + list(state.held),
-                opening=not self.melded_before,
-                threshold=self.game.rules.opening_threshold,
-            )
-            if best is None:
-                raise IllegalMoveError("No tile from your rack can be placed; draw instead.")
-            wanted = list(best.placed)
-        melds = auto_arrange(
-            table,
-            list(state.rack) + list(state.held),
-            wanted,
-            melded=self.melded_before,
-            threshold=self.game.rules.opening_threshold,
-        )
+        melds = best_final(self, wanted or None)
+        if melds is None:
+            raise self._auto_refusal(wanted)
         tokens = [
             [
                 TileToken(t, f if t.is_joker else None, i + 1, str(t))
@@ -570,4 +572,204 @@ class Draft:
             ]
             for m in melds
         ]
-        return self._arrange_tokens(tokens, exact=True)
+        new = self._arrange_tokens(tokens, exact=True)
+        return DraftState(_keep_numbers(state.slots, new.slots), new.rack, new.held)
+
+    def _auto_refusal(self, wanted: Sequence[Tile]) -> IllegalMoveError:
+        """Why ``auto`` found nothing: what can be placed instead, when something can."""
+        from engine.hints import best_final
+
+        if not wanted:
+            return IllegalMoveError("No tile from your rack can be placed; draw instead.")
+        names = tiles_text(wanted)
+        threshold = self.game.rules.opening_threshold
+        partial = best_final(self)
+        can = [t for t in self.state.rack if partial and any(t in m.tiles for m in partial)]
+        if not self.melded_before:
+            if not can:
+                return IllegalMoveError(
+                    "{tiles} cannot make an initial meld worth {threshold} from your rack alone.",
+                    tiles=names,
+                    threshold=threshold,
+                )
+            return IllegalMoveError(
+                "{tiles} cannot all go into your initial meld; {can} can (auto {can}).",
+                tiles=names,
+                can=tiles_text(can),
+            )
+        if not can:
+            return IllegalMoveError("None of {tiles} can be placed on this table.", tiles=names)
+        return IllegalMoveError(
+            "{tiles} cannot all be placed; {can} can (auto {can}).",
+            tiles=names,
+            can=tiles_text(can),
+        )
+
+
+def _keep_numbers(current: Sequence[Slot], new: Sequence[Slot]) -> tuple[Slot, ...]:
+    """Place a new table's melds at the numbers the player sees: a meld that did not change
+    keeps its number (and is left exactly as it was), a changed meld takes the number of the
+    meld it keeps most tiles of, and the rest get new numbers; used-up melds stay empty."""
+    out: list[Slot] = [Slot(()) for _ in current]
+    claimed: set[int] = set()
+    by_tiles = {frozenset(s.tiles): j for j, s in enumerate(current) if s.tiles}
+    rest: list[Slot] = []
+    for slot in new:
+        j = by_tiles.get(frozenset(slot.tiles))
+        if j is not None and j not in claimed:
+            claimed.add(j)
+            same = current[j].text() == slot.text()
+            out[j] = current[j] if same else slot
+        else:
+            rest.append(slot)
+    extra: list[Slot] = []
+    for slot in rest:
+        tiles = set(slot.tiles)
+        overlaps = [
+            (len(tiles & set(s.tiles)), -j)
+            for j, s in enumerate(current)
+            if j not in claimed and tiles & set(s.tiles)
+        ]
+        if overlaps:
+            j = -max(overlaps)[1]
+            claimed.add(j)
+            out[j] = slot
+        else:
+            extra.append(slot)
+    return (*out, *extra)
+
+
+# ----- faces, not copies: choosing physical tiles for an arrangement stated by faces -----------
+
+_COPY_PROBLEMS = frozenset(
+    {
+        "A joker on the table must stay on the table.",
+        "You can take a joker from the table only after your initial meld.",
+        "To take the joker from meld {number}, put {wanted} in its place in that set.",
+        "A joker taken from the table must go into a new set, not onto a set that was already "
+        "there.",
+        "The joker in meld {number} would stand for {face} instead of {wanted}; to take it, "
+        "write: swap J in {number} with {wanted}, then play it in a new set.",
+        "Before your initial meld you can't change the sets on the table; play new sets from "
+        "your rack only.",
+        "Your initial meld must use only tiles from your own rack.",
+    }
+)
+"""The problems of a stated table that another choice of physical copies might remove."""
+
+_MAX_CHOICES = 200
+"""How many copy assignments an arrangement tries before settling for the first one."""
+
+
+def _face_key(tile: Tile) -> tuple[int, int]:
+    return (-1 if tile.color is None else tile.color.order, tile.number)
+
+
+def _match_melds(melds: Sequence[Sequence[TileToken]], slots: Sequence[Slot]) -> dict[int, int]:
+    """Pair each stated meld with the draft slot it shares most faces with (a joker counts
+    more: where a table joker goes decides the joker rule), one to one."""
+    pairs: list[tuple[int, int, int]] = []
+    for m, tokens in enumerate(melds):
+        want = Counter(_face_key(t.tile) for t in tokens)
+        for j, slot in enumerate(slots):
+            have = Counter(_face_key(t) for t in slot.tiles)
+            common = want & have
+            weight = sum(3 * c if key[1] == 0 else 2 * c for key, c in common.items())
+            if weight:
+                pairs.append((weight, m, j))
+    pairs.sort(key=lambda p: (-p[0], p[1] != p[2], p[2], p[1]))
+    home: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, m, j in pairs:
+        if m not in home and j not in taken:
+            home[m] = j
+            taken.add(j)
+    return home
+
+
+def _copy_choices(
+    melds: Sequence[Sequence[TileToken]],
+    slots: Sequence[Slot],
+    held: Sequence[Tile],
+    rack: Sequence[Tile],
+    exact: bool,
+) -> Iterator[list[list[Tile]]]:
+    """Ways to give every stated tile a physical copy, the most natural first: a named copy
+    (``R7#1``, or every tile when ``exact``) where it exists, every table copy used, a table
+    copy staying in the meld that continues its slot. Raises when the faces cannot fit."""
+    where: dict[Tile, int] = {t: j for j, slot in enumerate(slots) for t in slot.tiles}
+    where.update({t: -1 for t in held})
+    table = [t for slot in slots for t in slot.tiles] + list(held)
+    pools_table: dict[tuple[int, int], list[Tile]] = {}
+    for tile in table:
+        pools_table.setdefault(_face_key(tile), []).append(tile)
+    pools_rack: dict[tuple[int, int], list[Tile]] = {}
+    for tile in rack:
+        pools_rack.setdefault(_face_key(tile), []).append(tile)
+    fixed: dict[tuple[int, int], Tile] = {}
+    everything = set(table) | set(rack)
+    for m, tokens in enumerate(melds):
+        for i, token in enumerate(tokens):
+            named = exact or "#" in token.text
+            if named and token.tile in everything and token.tile not in fixed.values():
+                fixed[(m, i)] = token.tile
+    for tile in fixed.values():
+        pool = pools_table if tile in where else pools_rack
+        pool[_face_key(tile)].remove(tile)
+    positions: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for m, tokens in enumerate(melds):
+        for i, token in enumerate(tokens):
+            if (m, i) not in fixed:
+                positions.setdefault(_face_key(token.tile), []).append((m, i))
+    for key, places in positions.items():
+        spare = len(pools_table.get(key, ())) + len(pools_rack.get(key, ()))
+        if len(places) > spare:
+            m, i = places[spare]
+            raise IllegalMoveError(
+                "Meld {number}: there is no {tile} on the table or your rack left to use.",
+                number=m + 1,
+                tile=str(melds[m][i].tile),
+            )
+    left_out = [t for key, pool in pools_table.items() for t in pool[len(positions.get(key, ())) :]]
+    if left_out:
+        raise IllegalMoveError(
+            "Every tile on the table must stay on the table; your arrangement leaves out {tiles}.",
+            tiles=tiles_text(sort_tiles(left_out)),
+        )
+    home = _match_melds(melds, slots)
+    options: list[list[dict[tuple[int, int], Tile]]] = []
+    for key, places in positions.items():
+        copies = pools_table.get(key, [])
+        spares = pools_rack.get(key, [])
+        ways: list[tuple[int, int, dict[tuple[int, int], Tile]]] = []
+        for order, chosen in enumerate(itertools.permutations(places, len(copies))):
+            way = dict(zip(chosen, copies, strict=True))
+            rest = iter(spares)
+            for place in places:
+                if place not in way:
+                    way[place] = next(rest)
+            at_home = sum(1 for (m, _), t in way.items() if t in where and home.get(m) == where[t])
+            ways.append((-at_home, order, way))
+        ways.sort(key=lambda w: (w[0], w[1]))
+        options.append([w[2] for w in ways])
+
+    def build(picks: Sequence[dict[tuple[int, int], Tile]]) -> list[list[Tile]]:
+        chosen = dict(fixed)
+        for pick in picks:
+            chosen.update(pick)
+        return [[chosen[(m, i)] for i in range(len(tokens))] for m, tokens in enumerate(melds)]
+
+    preferred = [ways[0] for ways in options]
+    yield build(preferred)
+    tried = 1
+    open_faces = [k for k, ways in enumerate(options) if len(ways) > 1]
+    for depth in (1, 2):
+        for faces in itertools.combinations(open_faces, depth):
+            for picks in itertools.product(*(options[k][1:] for k in faces)):
+                current = list(preferred)
+                for k, pick in zip(faces, picks, strict=True):
+                    current[k] = pick
+                yield build(current)
+                tried += 1
+                if tried >= _MAX_CHOICES:
+                    return

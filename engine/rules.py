@@ -1,4 +1,19 @@
-"""Whole-turn checks that compare the table before and after a turn.
+"""The one definition of a legal turn: what the table and rack may be after a turn.
+
+:func:`turn_problems` is the rule every path uses: ``done``, the timeout, ``arrange``, replayed
+logs, the solver's answers as ``hint`` and ``auto`` offer them, and AI moves (they all end in a
+``Draft`` checked by it, or call it directly). A turn is legal when
+
+* every tile on the table at the start is still on the table, every other tile on the final table
+  came from the player's rack, and no tile is there twice;
+* every set is valid (a ``Meld`` is valid by construction);
+* at least one rack tile was played;
+* before the initial meld: the starting sets are all still there, unchanged, and the new sets are
+  made of rack tiles only, worth at least the threshold (:func:`opening_problem_msg`);
+* the table jokers moved only as the joker rule below allows (:func:`joker_problem_msg`).
+
+Step verbs may refuse a step early only when no continuation short of undoing it could pass
+this check; anything else they leave to it.
 
 The joker rule is checked on states, not on the verbs used, so a turn built step by step, an
 ``arrange`` of the whole table, a solver's answer and a replayed log are judged the same way:
@@ -17,7 +32,67 @@ from collections.abc import Sequence
 
 from engine.melds import Meld, MeldKind
 from engine.messages import Msg, either
-from engine.tiles import Face, Tile
+from engine.tiles import Face, Tile, sort_tiles, tiles_text
+
+
+def turn_problems(
+    start: Sequence[Meld],
+    rack: Sequence[Tile],
+    final: Sequence[Meld],
+    *,
+    melded_before: bool,
+    threshold: int,
+) -> list[Msg]:
+    """Every reason the turn from ``start`` (and the player's ``rack``) to ``final`` is not
+    legal, as translatable sentences; empty when it is legal."""
+    problems: list[Msg] = []
+    start_tiles = {t for m in start for t in m.tiles}
+    final_tiles = [t for m in final for t in m.tiles]
+    on_final = set(final_tiles)
+    if len(on_final) != len(final_tiles):
+        problems.append(Msg("The same physical tile appears twice on the table."))
+    left_out = start_tiles - on_final
+    if left_out:
+        problems.append(
+            Msg(
+                "Every tile on the table must stay on the table; your arrangement leaves out "
+                "{tiles}.",
+                tiles=tiles_text(sort_tiles(left_out)),
+            )
+        )
+    rack_set = set(rack)
+    foreign = [t for t in final_tiles if t not in start_tiles and t not in rack_set]
+    if foreign:
+        problems.append(
+            Msg("{tiles} is neither on the table nor on your rack.", tiles=tiles_text(foreign))
+        )
+    played = [t for t in rack if t in on_final]
+    if not played:
+        problems.append(
+            Msg("You must play at least one tile from your rack (or draw to end your turn).")
+        )
+    if problems:
+        return problems
+    if not melded_before:
+        problem = opening_problem_msg(start, final, played, threshold)
+        if problem:
+            problems.append(problem)
+    problem = joker_problem_msg(start, final, melded_before)
+    if problem:
+        problems.append(problem)
+    return problems
+
+
+def is_legal_turn(
+    start: Sequence[Meld],
+    rack: Sequence[Tile],
+    final: Sequence[Meld],
+    *,
+    melded_before: bool,
+    threshold: int,
+) -> bool:
+    """:func:`turn_problems` as a yes or no."""
+    return not turn_problems(start, rack, final, melded_before=melded_before, threshold=threshold)
 
 
 def _fits(face: Face, options: Sequence[Face]) -> bool:
@@ -72,6 +147,15 @@ def joker_problem_msg(
             for other in start:
                 rest = {t for t in other.tiles if t != joker}
                 if rest and rest <= set(final_meld.tiles):
+                    if other is meld:
+                        return Msg(
+                            "The joker in meld {number} would stand for {face} instead of "
+                            "{wanted}; to take it, write: swap J in {number} with {wanted}, "
+                            "then play it in a new set.",
+                            number=number,
+                            face=str(face),
+                            wanted=either([str(o) for o in options]),
+                        )
                     return Msg(
                         "A joker taken from the table must go into a new set, "
                         "not onto a set that was already there."

@@ -176,7 +176,7 @@ async def test_the_lobby_speaks_polish(h: Harness) -> None:
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("en", "Hint: New set R8 R9 R10 R11 R12 R13. (auto R8 R9 R10 R11 R12 R13)"),
+        ("en", "Hint: New set R8 R9 R10 R11 R12 R13. (type: auto R8 R9 R10 R11 R12 R13)"),
         ("pl", "Podpowiedź: Nowy układ R8 R9 R10 R11 R12 R13. (wpisz: auto R8 R9 R10 R11 R12 R13)"),
     ],
 )
