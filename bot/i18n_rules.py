@@ -272,8 +272,8 @@ PL: dict[str, str] = {
     "The turn says nothing.": "Ruch jest pusty.",
     "The record must name its seats Seat0, Seat1, ... (at least two).": "Zapis musi nazwać "
     "miejsca Seat0, Seat1, ... (co najmniej dwa).",
-    "The {edition} edition is for 2 to {most} players, but the record has {count} seats.": (
-        "Wersja {edition} jest dla 2 do {most} graczy, a zapis ma {count} miejsc."
+    "The {edition} edition is for 2 to {most} players; the record's seat count is {count}.": (
+        "Wersja {edition} jest dla 2 do {most} graczy; liczba miejsc w zapisie: {count}."
     ),
     "Seat{index}AI names a seat the record does not have.": "Seat{index}AI wskazuje miejsce, "
     "którego nie ma w zapisie.",

@@ -212,7 +212,7 @@ def parse_record(text: str) -> GameRecord:
         raise RecordError("The record must name its seats Seat0, Seat1, ... (at least two).")
     if not count <= rules.edition.max_players:
         raise RecordError(
-            "The {edition} edition is for 2 to {most} players, but the record has {count} seats.",
+            "The {edition} edition is for 2 to {most} players; the record's seat count is {count}.",
             edition=rules.edition.value,
             most=rules.edition.max_players,
             count=count,
