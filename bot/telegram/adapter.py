@@ -740,8 +740,12 @@ class TelegramAdapter:
                     link_preview_options=LinkPreviewOptions(is_disabled=True),
                 )
             elif part.image is not None and new["image"] != old["image"]:
+                # Raw bytes: PTB uploads them as a file part and points the InputMedia's
+                # ``media`` at it with attach://; an InputFile without attach=True would leave
+                # ``media`` out, which the Bot API refuses ("media not found").
                 media = InputMediaPhoto(
-                    InputFile(part.image.png, filename=part.image.filename),
+                    part.image.png,
+                    filename=part.image.filename,
                     caption=part.html,
                     parse_mode=ParseMode.HTML if part.html else None,
                 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -557,3 +558,65 @@ async def test_an_upgrade_the_bot_missed_is_learnt_from_the_first_failed_send(
     fake.send_group(new, ANN, "/status")
     await settle(fake, adapter)
     assert game.calls[-1] == (str(ANN), str(old), "status", True)
+
+
+# --- issue 15: messages as Telegram expects them ---------------------------------------------
+
+
+async def test_table_image_edit_is_accepted_by_the_bot_api(
+    fake: FakeTelegram, running: tuple[TelegramAdapter, TinyGame]
+) -> None:
+    """Defect 0: a new table image goes out as editMessageMedia with an attach:// file part,
+    which the Bot API accepts, so the photo is replaced in place (no delete and repost)."""
+    adapter, game = running
+    fake.send_private(BOB, "/start")
+    for user in (ANN, BOB):
+        fake.send_group(GROUP, user, "/join")
+        await settle(fake, adapter)
+    fake.send_group(GROUP, ANN, "/done")
+    await settle(fake, adapter)
+    table = fake.chat_messages(GROUP)[-1]
+    assert table.photo is not None
+    first_photo = table.photo
+    mark = fake.mark()
+    fake.send_group(GROUP, BOB, "/done")
+    await settle(fake, adapter)
+    edits = [c for c in fake.calls[mark:] if c.method == "editMessageMedia"]
+    assert edits and all(c.ok for c in edits), [c.error for c in edits]
+    media = edits[0].params["media"]
+    assert str(media["media"]).startswith("attach://")
+    assert str(media["media"]).removeprefix("attach://") in edits[0].files
+    assert not [c for c in fake.calls[mark:] if c.method in ("deleteMessage", "sendPhoto")]
+    photos = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+    assert [m.message_id for m in photos] == [table.message_id]
+    assert photos[0].photo != first_photo and photos[0].edits == 1
+
+
+async def test_fake_refuses_input_media_the_bot_api_refuses(fake: FakeTelegram) -> None:
+    """The fake reads InputMedia like the Bot API server: no ``media``, or an attach:// name
+    that no file part carries, is 400 "can't parse InputMedia: media not found"."""
+    url = f"{fake.base_url}{fake.token}"
+    async with aiohttp.ClientSession() as session:
+        form = aiohttp.FormData()
+        form.add_field("chat_id", str(GROUP))
+        form.add_field("photo", png("red"), filename="t.png", content_type="image/png")
+        async with session.post(f"{url}/sendPhoto", data=form) as response:
+            sent = (await response.json())["result"]
+
+        async def edit(media: dict[str, object], file_name: str | None) -> tuple[int, str]:
+            form = aiohttp.FormData()
+            form.add_field("chat_id", str(GROUP))
+            form.add_field("message_id", str(sent["message_id"]))
+            form.add_field("media", json.dumps(media))
+            if file_name is not None:
+                form.add_field(file_name, png("blue"), filename="n.png", content_type="image/png")
+            async with session.post(f"{url}/editMessageMedia", data=form) as response:
+                body = await response.json()
+                return response.status, str(body.get("description", ""))
+
+        media_not_found = (400, "Bad Request: can't parse InputMedia: media not found")
+        # PTB's mistake: InputFile without attach=True leaves out "media" and names the part so.
+        assert await edit({"type": "photo"}, "media") == media_not_found
+        assert await edit({"type": "photo", "media": "attach://other"}, "upload") == media_not_found
+        status, _ = await edit({"type": "photo", "media": "attach://upload"}, "upload")
+        assert status == 200

@@ -665,6 +665,37 @@ class FakeTelegram:
             return files[field_name]
         raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
 
+    def _input_media(self, media: Any, files: dict[str, bytes]) -> bytes:
+        """The photo an InputMedia names, read as the Bot API server reads it.
+
+        Its ``media`` field must be there: an ``attach://<name>`` pointing at a file part of
+        the request (a file part that no InputMedia points at is ignored), or the file_id of a
+        photo already sent. Anything else is refused with the server's own sentences.
+        """
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: can't parse InputMedia: media type is not photo")
+        value = media.get("media")
+        if not isinstance(value, str) or not value:
+            raise ApiError(400, "Bad Request: can't parse InputMedia: media not found")
+        if value.startswith("attach://"):
+            name = value.removeprefix("attach://")
+            if name not in files:
+                raise ApiError(400, "Bad Request: can't parse InputMedia: media not found")
+            data = files[name]
+            png_size(data)
+            return data
+        for message in self.messages.values():
+            if message.photo is not None and value in self._file_ids(message):
+                return message.photo
+        raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+
+    @staticmethod
+    def _file_ids(message: StoredMessage) -> set[str]:
+        return {
+            f"photo-{message.chat_id}-{message.message_id}-{edit}"
+            for edit in range(message.edits + 1)
+        }
+
     # --- the API methods -------------------------------------------------------------------
 
     async def _api_getMe(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
@@ -771,10 +802,8 @@ class FakeTelegram:
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
         media = params.get("media")
-        if not isinstance(media, dict) or media.get("type") != "photo":
-            raise ApiError(400, "Bad Request: can't parse InputMedia")
-        photo = self._upload(media.get("media"), files, "media")
-        png_size(photo)
+        photo = self._input_media(media, files)
+        assert isinstance(media, dict)
         raw = media.get("caption")
         text = None
         if raw is not None:
