@@ -36,6 +36,14 @@ MAX_ROW = 8
 ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre"}
 
 
+_SERVER_ERRORS = {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
+
+
 class ApiError(Exception):
     """An error answer of the Bot API: HTTP status, description, optional parameters."""
 
@@ -168,8 +176,23 @@ class FakeTelegram:
         token: str = "123456:TEST-TOKEN",
         bot_id: int = 777000111,
         bot_username: str = "rummikub_test_bot",
+        minute: float = 60.0,
+        second: float = 1.0,
+        group_per_minute: int = 20,
+        overall_per_second: int = 30,
+        callback_timeout: float = 15.0,
     ) -> None:
+        """``minute`` and ``second`` are the lengths of Telegram's limit windows here (a test
+        may shorten them, and its bot's pacing with them, to stay fast)."""
         self.token = token
+        self.minute, self.second = minute, second
+        self.group_per_minute, self.overall_per_second = group_per_minute, overall_per_second
+        self.callback_timeout = callback_timeout
+        self._sent_at: dict[tuple[int, str], list[float]] = {}  # (group, send|edit) -> times
+        self._calls_at: list[float] = []  # every call to a chat, for the overall limit
+        self._pressed_at: dict[str, float] = {}
+        self._failures: dict[str, list[int]] = {}
+        self.throttled = 0  # 429 answers given for going over a limit
         self.bot_user: dict[str, Any] = {
             "id": bot_id,
             "is_bot": True,
@@ -303,6 +326,10 @@ class FakeTelegram:
         """The next call of ``method`` answers 429 Too Many Requests with ``retry_after``."""
         self._retry_after[method] = seconds
 
+    def fail_next(self, method: str, *statuses: int) -> None:
+        """The next calls of ``method`` answer these server errors (500, 502...), in order."""
+        self._failures.setdefault(method, []).extend(statuses or (502,))
+
     # --- injecting updates -----------------------------------------------------------------
 
     def send_group(
@@ -346,6 +373,7 @@ class FakeTelegram:
             data = button["callback_data"]
         query_id = str(next(self._callback_ids))
         self.callback_answers[query_id] = []
+        self._pressed_at[query_id] = time.monotonic()
         self._push_update(
             {
                 "callback_query": {
@@ -468,16 +496,59 @@ class FakeTelegram:
                 429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
             )
             return await self._finish(call, error)
+        if self._failures.get(method):
+            status = self._failures[method].pop(0)
+            return await self._finish(call, ApiError(status, _SERVER_ERRORS.get(status, "Error")))
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return await self._finish(call, ApiError(404, "Not Found"))
         try:
+            self._flood_control(method, params)
             result = await handler(params, files)
         except ApiError as error:
             return await self._finish(call, error)
         except web.HTTPException:
             raise
         return await self._finish(call, result)
+
+    def _flood_control(self, method: str, params: dict[str, Any]) -> None:
+        """Telegram's limits: 20 new messages (and 20 edits) a minute per group, 30 calls a
+        second to chats in all; beyond them 429 with the seconds until there is room again."""
+        if "chat_id" not in params:
+            return
+        now = time.monotonic()
+        self._calls_at = [t for t in self._calls_at if now - t < self.second]
+        if len(self._calls_at) >= self.overall_per_second:
+            self._throttle(self._calls_at[0] + self.second - now)
+        try:
+            chat_id = int(params["chat_id"])
+        except ValueError:
+            chat_id = 0
+        kind = "send" if method.startswith("send") and method != "sendChatAction" else ""
+        kind = "edit" if method.startswith("edit") else kind
+        if chat_id < 0 and kind:
+            times = [t for t in self._sent_at.get((chat_id, kind), []) if now - t < self.minute]
+            self._sent_at[(chat_id, kind)] = times
+            if len(times) >= self.group_per_minute:
+                self._throttle(times[0] + self.minute - now)
+            times.append(now)
+        self._calls_at.append(now)
+
+    def _throttle(self, wait: float) -> None:
+        self.throttled += 1
+        seconds = max(1, int(wait + 0.999))
+        raise ApiError(429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds})
+
+    def group_sends(self, chat_id: int) -> list[ApiCall]:
+        """The accepted calls that posted a new message in the group."""
+        return [
+            c
+            for c in self.calls
+            if c.ok
+            and c.chat_id == chat_id
+            and c.method.startswith("send")
+            and c.method != "sendChatAction"
+        ]
 
     async def _finish(self, call: ApiCall, outcome: Any) -> web.Response:
         response = self._answer(call, outcome)
@@ -837,7 +908,8 @@ class FakeTelegram:
     ) -> Any:
         query_id = str(params.get("callback_query_id", ""))
         answers = self.callback_answers.get(query_id)
-        if answers is None or answers:
+        late = time.monotonic() - self._pressed_at.get(query_id, 0.0) > self.callback_timeout
+        if answers is None or answers or late:
             raise ApiError(
                 400,
                 "Bad Request: query is too old and response timeout expired or query ID is invalid",
