@@ -814,6 +814,8 @@ class TelegramAdapter:
             try:
                 kept.append(await self._edit(chat, old, part))
             except BadRequest as error:
+                if "chat not found" in error.message.lower():
+                    raise
                 log.info("Telegram: could not edit slot %s, sending anew: %s", key, error)
                 break
         for old in record[len(kept) :]:

@@ -193,6 +193,7 @@ class FakeTelegram:
         self._pressed_at: dict[str, float] = {}
         self._failures: dict[str, list[int]] = {}
         self.throttled = 0  # 429 answers given for going over a limit
+        self._holds: dict[str, asyncio.Event] = {}
         self.bot_user: dict[str, Any] = {
             "id": bot_id,
             "is_bot": True,
@@ -326,9 +327,22 @@ class FakeTelegram:
         """The next call of ``method`` answers 429 Too Many Requests with ``retry_after``."""
         self._retry_after[method] = seconds
 
-    def fail_next(self, method: str, *statuses: int) -> None:
-        """The next calls of ``method`` answer these server errors (500, 502...), in order."""
-        self._failures.setdefault(method, []).extend(statuses or (502,))
+    def hold(self, method: str) -> asyncio.Event:
+        """Calls of ``method`` wait, unanswered, until the returned event is set (a slow
+        network or a throttled send, seen from the bot)."""
+        gate = self._holds[method] = asyncio.Event()
+        return gate
+
+    def forget_chat(self, user_id: int) -> None:
+        """The user's private chat is gone (deleted account): calls for it answer 400
+        "chat not found"."""
+        self.chats.pop(user_id, None)
+
+    def fail_next(self, method: str, *statuses: int, chat_id: int | None = None) -> None:
+        """The next calls of ``method`` (to ``chat_id``, if given) answer these server errors
+        (500, 502...), in order."""
+        key = method if chat_id is None else f"{method}:{chat_id}"
+        self._failures.setdefault(key, []).extend(statuses or (502,))
 
     # --- injecting updates -----------------------------------------------------------------
 
@@ -490,14 +504,21 @@ class FakeTelegram:
             return self._answer(call, ApiError(401, "Unauthorized"))
         if method != "getUpdates":
             self.calls.append(call)
+        gate = self._holds.get(method)
+        if gate is not None:
+            await gate.wait()
         if self._retry_after.get(method):
             seconds = self._retry_after.pop(method)
             error = ApiError(
                 429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
             )
             return await self._finish(call, error)
-        if self._failures.get(method):
-            status = self._failures[method].pop(0)
+        failing = next(
+            (k for k in (f"{method}:{params.get('chat_id')}", method) if self._failures.get(k)),
+            None,
+        )
+        if failing is not None:
+            status = self._failures[failing].pop(0)
             return await self._finish(call, ApiError(status, _SERVER_ERRORS.get(status, "Error")))
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
