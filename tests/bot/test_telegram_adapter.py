@@ -572,7 +572,7 @@ async def test_table_image_edit_is_accepted_by_the_bot_api(
 ) -> None:
     """Defect 0: a new table image goes out as editMessageMedia with an attach:// file part,
     which the Bot API accepts, so the photo is replaced in place (no delete and repost)."""
-    adapter, game = running
+    adapter, _game = running
     fake.send_private(BOB, "/start")
     for user in (ANN, BOB):
         fake.send_group(GROUP, user, "/join")

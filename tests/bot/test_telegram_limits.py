@@ -181,7 +181,7 @@ async def wait_until(condition: object, timeout: float = 5.0) -> None:
 async def test_a_turn_posts_one_new_group_message(
     fake: FakeTelegram, bot: tuple[TelegramAdapter, TurnGame]
 ) -> None:
-    adapter, game = bot
+    adapter, _game = bot
     await seat_both(fake, adapter)
     table = fake.chat_messages(GROUP)[-1]
     assert table.photo is not None
@@ -245,7 +245,7 @@ async def test_group_commands_are_not_queued_behind_the_group_output(
 async def test_a_press_is_answered_while_the_chat_is_busy_sending(
     fake: FakeTelegram, bot: tuple[TelegramAdapter, TurnGame]
 ) -> None:
-    adapter, game = bot
+    adapter, _game = bot
     await seat_both(fake, adapter)
     table = fake.chat_messages(GROUP)[-1]
     gate = fake.hold("sendMessage")
@@ -301,7 +301,7 @@ async def test_the_fake_refuses_a_callback_answer_after_fifteen_seconds(
 async def test_server_errors_are_retried_with_backoff(
     fake: FakeTelegram, bot: tuple[TelegramAdapter, TurnGame]
 ) -> None:
-    adapter, game = bot
+    adapter, _game = bot
     await seat_both(fake, adapter)
     table = fake.chat_messages(GROUP)[-1]
     fake.fail_next("sendMessage", 502, 500, chat_id=GROUP)
@@ -350,7 +350,7 @@ async def test_a_closed_private_chat_is_told_once_and_not_knocked_on_again(
         await settle(fake, adapter)
         notes = [m for m in fake.chat_messages(GROUP) if "Cy" in (m.text or "") and m.buttons]
         assert len([m for m in notes if "private" in (m.text or "")]) == 1
-        url = [m for m in notes if "private" in (m.text or "")][0].buttons[0]["url"]
+        url = next(m for m in notes if "private" in (m.text or "")).buttons[0]["url"]
         fake.open_deep_link(5003, url)
         await settle(fake, adapter)
         for user in (ANN, BOB):
