@@ -435,11 +435,16 @@ class GameManager:
 
     def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
         lang = table.lang
-        body = text or t(
+        state = t(
             lang,
             "lobby_state",
             seats=self._seats_text(table),
             settings=self._settings_text(table.rules, lang),
+        )
+        # What just happened ("Bob joined") goes above the seat list, which the lobby message
+        # always keeps (it is edited in place, so it must stay whole).
+        body = (
+            state if not text else text if self._seats_text(table) in text else text + "\n" + state
         )
         buttons = (
             (
