@@ -15,13 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from telegram.ext import AIORateLimiter
-
 from bot.api import PlayerRef
 from bot.manager import GameManager, LiveTable
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from bot.telegram import TelegramAdapter, TelegramConfig
+from bot.telegram.pacing import Limits
 from engine.ai import choose_move
 from storage import Database
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
@@ -32,6 +31,7 @@ NAMES = {ANN: "Ann", BOB: "Bob"}
 DAY = 86400
 KEY = f"telegram:{GROUP}"
 MAX_TURNS = 400
+MINUTE = 2.0  # Telegram's limits per minute hold here per 2 s, on the fake and in the bot
 
 
 class RunningBot:
@@ -54,9 +54,9 @@ class RunningBot:
             api_base_url=fake.base_url,
             state_path=str(tmp_path / "telegram-state.sqlite3"),
             poll_timeout=5,
+            limits=Limits(minute=MINUTE, backoff=0.02),
         )
-        limiter = AIORateLimiter(overall_max_rate=1000, group_max_rate=1000, max_retries=3)
-        adapter = TelegramAdapter(manager, config, rate_limiter=limiter)
+        adapter = TelegramAdapter(manager, config)  # its own pacing, on the fake's clock
         await adapter.start()
         return cls(db, manager, adapter)
 
@@ -188,7 +188,7 @@ def moves_by(fake: FakeTelegram, name: str) -> int:
 
 
 async def test_whole_async_game_in_a_group(tmp_path: Path) -> None:
-    async with FakeTelegram(bot_username="rummikub_group_bot") as fake:
+    async with FakeTelegram(bot_username="rummikub_group_bot", minute=MINUTE) as fake:
         fake.add_user(ANN, "Ann")
         fake.add_user(BOB, "Bob", started=False)
         fake.add_group(GROUP, "Lunch break tiles", admins=[ANN])
@@ -255,7 +255,12 @@ async def play(
             assert any(c.chat_id == BOB and c.ok for c in fake.calls[mark:])
             stage = "unblocked"
         else:
+            sent = len(fake.group_sends(GROUP))
             await turn_in_private(fake, bot, user)
+            if KEY in bot.manager.tables:  # steady play: one new group message per turn
+                news = fake.group_sends(GROUP)[sent:]
+                assert len(news) == 1, [c.params.get("text") for c in news]
+    assert fake.throttled == 0
     assert stage == "unblocked", f"the game ended too early to try everything (stage {stage})"
 
     # --- the end: result and standings in the group, the table edited in place all along ------
