@@ -242,6 +242,20 @@ def opens_lobby(text: str) -> bool:
         return False
 
 
+class AdapterOutbox:
+    """What the game calls to send replies caused by timers and AI turns (a
+    ``bot.api.BatchOutbox``): one at a time, or one batch together."""
+
+    def __init__(self, adapter: TelegramAdapter) -> None:
+        self._adapter = adapter
+
+    async def __call__(self, reply: Reply) -> None:
+        await self._adapter.deliver(reply)
+
+    async def many(self, replies: Sequence[Reply]) -> None:
+        await self._adapter.deliver_many(replies)
+
+
 class TelegramAdapter:
     """Owns the PTB ``Application``; ``start()`` connects it, ``stop()`` disconnects it."""
 
@@ -290,7 +304,7 @@ class TelegramAdapter:
     async def start(self) -> None:
         """Connect: check the token, register the command menu, start polling or the webhook."""
         await self.app.initialize()
-        self.service.set_outbox(self.deliver, platform=PLATFORM)
+        self.service.set_outbox(AdapterOutbox(self), platform=PLATFORM)
         await self._register_commands()
         await self.app.start()
         updater = self.app.updater

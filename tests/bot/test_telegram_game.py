@@ -313,9 +313,19 @@ async def restart_and_time_out(
     reminder = newest(fake, GROUP, says("left in your turn"))
     assert 'href="tg://user?id=3001"' in (reminder.raw or "")
 
+    sent = len(fake.group_sends(GROUP))
     await clock.advance(3600)
     await bot.adapter.drain()
     assert newest(fake, GROUP, says("Time ran out for Ann, who draws a tile.")) is not None
+    # The timer's replies came as one batch: its news lines share one new group message
+    # (the other new message is the note that Bob cannot be reached).
+    news = [
+        c.params["text"]
+        for c in fake.group_sends(GROUP)[sent:]
+        if "can't send you" not in c.params["text"]
+    ]
+    assert len(news) == 1 and news[0].startswith("Time ran out for Ann"), news
+    assert "it's your turn" in news[0], news
     # Bob is next (after the AI): his panel can't reach him, so the group gets the link again.
     assert current_user(bot) == BOB
     notices = [m for m in fake.chat_messages(GROUP) if says("Bob, I can't send you")(m)]
