@@ -10,7 +10,12 @@ delivers.
 
 It checks what Telegram checks and our code could get wrong: callback data of at most 64 bytes,
 at most 100 buttons, text and caption lengths, well-formed HTML, "message is not modified",
-editing a message that does not exist, answering a callback query twice.
+editing a message that does not exist, answering a callback query twice, and InputMedia read as
+the Bot API server reads it (no ``media``, or an ``attach://`` name no file part carries: 400
+"can't parse InputMedia: media not found"). It enforces Telegram's limits: 20 new messages and
+20 edits a minute per group and 30 calls a second (429 with ``retry_after`` beyond), and
+callback answers refused after 15 s. Faults on demand: a 429 once, 5xx answers, a call held
+unanswered, a chat that is gone ("chat not found").
 """
 
 from __future__ import annotations
