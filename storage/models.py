@@ -231,4 +231,7 @@ class MessageSlotRow(StorageModel, table=True):
     slot: str = Field(primary_key=True, max_length=32)
     owner: str = Field(primary_key=True, max_length=128)  # "" for the channel's own messages
     message_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # A slot shown as several messages (Telegram: a photo, then text pieces) keeps them all,
+    # with what each shows in short, to edit only what changed.
+    parts: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))

@@ -66,6 +66,8 @@ from bot.telegram.render import (
     to_html,
 )
 from bot.telegram.state import TelegramState
+from storage import Database
+from storage.messages import MessageSlots
 
 log = logging.getLogger(__name__)
 
@@ -266,11 +268,20 @@ class TelegramAdapter:
         *,
         rate_limiter: BaseRateLimiter[Any] | None = None,
         state: TelegramState | None = None,
+        messages: MessageSlots | None = None,
     ) -> None:
+        """``messages`` keeps which messages show the lobby, table, racks and panels; by
+        default in the game service's database (``service.db``), else in the state file."""
         self.service = service
         self.config = config
         self.state = state if state is not None else TelegramState(config.state_path)
         self.codes = CallbackCodes(self.state)
+        if messages is None:
+            db = getattr(service, "db", None)
+            messages = MessageSlots(db) if isinstance(db, Database) else None
+        self.messages = messages
+        # (game chat, slot, owner) -> the messages showing it; owner "" for the group's own
+        self._records: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         builder = (
             Application.builder()
             .token(config.token)
@@ -304,6 +315,12 @@ class TelegramAdapter:
     async def start(self) -> None:
         """Connect: check the token, register the command menu, start polling or the webhook."""
         await self.app.initialize()
+        if self.messages is not None:
+            try:
+                for chat, slot, owner, parts in await self.messages.all_parts(PLATFORM):
+                    self._records[(chat, slot, owner)] = parts
+            except Exception:  # without them the next replies are new messages, no worse
+                log.exception("Telegram: could not read the stored message ids")
         self.service.set_outbox(AdapterOutbox(self), platform=PLATFORM)
         await self._register_commands()
         await self.app.start()
@@ -638,13 +655,23 @@ class TelegramAdapter:
         """Queue one command's (or one timer's) replies together, so that a group's news lines
         can share one message."""
         if command and opens_lobby(command):
-            # A new lobby is a new message at the bottom of the chat, and so is its table.
+            # A new lobby is a new message at the bottom of the chat, and so is its table:
+            # the group's queue forgets the old ones before it sends the lobby.
             for reply in replies:
                 if reply.slot == "lobby" and reply.private_to is None:
-                    chat = self._post_chat(reply.channel.chat_id)
-                    for slot in ("lobby", "table"):
-                        self.state.delete("slot", f"{chat}|{reply.channel.chat_id}|{slot}")
+                    group = reply.channel.chat_id
+                    self._enqueue_job(
+                        int(self._post_chat(group)), functools.partial(self._new_lobby, group)
+                    )
+                    break
         return [self._enqueue(reply) for reply in replies]
+
+    async def _new_lobby(self, group: str) -> bool:
+        for slot in ("lobby", "table"):
+            await self._save_record(
+                (group, slot, ""), f"{self._post_chat(group)}|{group}|{slot}", []
+            )
+        return True
 
     # --- outgoing ----------------------------------------------------------------------------
 
@@ -729,8 +756,41 @@ class TelegramAdapter:
         return news, edits
 
     def _has_slot(self, reply: Reply) -> bool:
-        chat = self._post_chat(reply.channel.chat_id)
-        return bool(self.state.get("slot", f"{chat}|{reply.channel.chat_id}|{reply.slot}"))
+        return bool(self._records.get((reply.channel.chat_id, reply.slot or "", "")))
+
+    def _slot_keys(self, chat: int, reply: Reply) -> tuple[tuple[str, str, str], str]:
+        """Where a slot's messages are recorded: the database key, and the state file's."""
+        owner = str(chat) if reply.private_to is not None else ""
+        legacy = f"{chat}|{reply.channel.chat_id}|{reply.slot}"
+        return (reply.channel.chat_id, reply.slot or "", owner), legacy
+
+    async def _load_record(self, key: tuple[str, str, str], legacy: str) -> list[dict[str, Any]]:
+        if key in self._records:
+            return self._records[key]
+        record: list[dict[str, Any]] | None = None
+        if self.messages is not None:
+            try:
+                record = await self.messages.get_parts(PLATFORM, *key)
+            except Exception:
+                log.exception("Telegram: could not read the stored message of %s", key)
+        if record is None:  # kept by an older version in the state file, or no database
+            record = self.state.get("slot", legacy) or []
+        self._records[key] = record
+        return record
+
+    async def _save_record(
+        self, key: tuple[str, str, str], legacy: str, record: list[dict[str, Any]]
+    ) -> None:
+        self._records[key] = record
+        if self.messages is not None:
+            try:
+                await self.messages.put_parts(PLATFORM, key[0], key[1], record, key[2])
+                if self.state.get("slot", legacy) is not None:
+                    self.state.delete("slot", legacy)  # one place for it from now on
+                return
+            except Exception:
+                log.exception("Telegram: could not store the message of %s", key)
+        self.state.put("slot", legacy, record)
 
     async def _run_items(self, destination: int, items: list[QueueItem], job: Job) -> None:
         try:
@@ -817,8 +877,8 @@ class TelegramAdapter:
         if reply.slot is None:
             await self._send_parts(chat, parts)
             return
-        key = f"{chat}|{reply.channel.chat_id}|{reply.slot}"
-        record: list[dict[str, Any]] = self.state.get("slot", key) or []
+        key, legacy = self._slot_keys(chat, reply)
+        record = await self._load_record(key, legacy)
         # Edit the messages whose kind still fits (the table photo stays where it is when its
         # text outgrows the caption), delete what is left over, send what is new.
         kept: list[dict[str, Any]] = []
@@ -836,7 +896,7 @@ class TelegramAdapter:
             with contextlib.suppress(TelegramError):
                 await self.app.bot.delete_message(chat, old["id"])
         kept += await self._send_parts(chat, parts[len(kept) :])
-        self.state.put("slot", key, kept)
+        await self._save_record(key, legacy, kept)
 
     async def _send_parts(self, chat: int, parts: list[Part]) -> list[dict[str, Any]]:
         sent = []

@@ -80,6 +80,11 @@ class TurnGame:
         gate = self.gates.get(verb)
         if gate is not None:
             await gate.wait()
+        if verb in ("new", "start"):
+            self.players, self.turn = [], 0
+            return [
+                Reply(channel, "Lobby open.", buttons=((Button("Join", "join"),),), slot="lobby")
+            ]
         if verb == "join":
             self.players.append(player)
             names = ", ".join(p.display_name for p in self.players)
@@ -409,3 +414,27 @@ async def test_a_closed_private_chat_stays_closed_after_a_restart(
         assert any(m.text == f"Rack of telegram:{BOB}" for m in fake.chat_messages(BOB))
     finally:
         await adapter.stop()
+
+
+# --- a new lobby is a new message (as on Discord) ----------------------------------------------
+
+
+async def test_a_new_lobby_and_its_table_are_new_messages_at_the_bottom(
+    fake: FakeTelegram, bot: tuple[TelegramAdapter, TurnGame]
+) -> None:
+    adapter, _ = bot
+    fake.send_group(GROUP, ANN, "/new")
+    await settle(fake, adapter)
+    first_lobby = fake.chat_messages(GROUP)[-1]
+    await seat_both(fake, adapter)
+    first_table = fake.chat_messages(GROUP)[-1]
+    assert first_table.photo is not None
+    fake.send_group(GROUP, ANN, "/new")
+    await settle(fake, adapter)
+    lobby = fake.chat_messages(GROUP)[-1]
+    assert lobby.message_id > first_table.message_id and lobby.text == "Lobby open."
+    assert "Seats: Ann, Bob" in (first_lobby.text or "")  # the old lobby is left alone
+    await seat_both(fake, adapter)
+    table = fake.chat_messages(GROUP)[-1]
+    assert table.photo is not None and table.message_id > lobby.message_id
+    assert first_table.edits == 0 and not first_table.deleted

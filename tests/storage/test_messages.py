@@ -22,3 +22,20 @@ async def test_slots_are_stored_replaced_and_forgotten(db: Database) -> None:
     await again.forget("discord", "42", "rack", "u1")
     assert await slots.get("discord", "42", "rack", "u1") is None
     assert await slots.get("discord", "42", "rack", "u2") == 8
+
+
+async def test_a_slot_shown_as_several_messages_keeps_them_all(db: Database) -> None:
+    slots = MessageSlots(db)
+    parts = [{"id": 11, "kind": "photo", "image": "ab"}, {"id": 12, "kind": "text"}]
+    await slots.put_parts("telegram", "-100", "table", parts)
+    await slots.put_parts("telegram", "-100", "panel", [{"id": 5, "kind": "text"}], owner="77")
+    assert await slots.get_parts("telegram", "-100", "table") == parts
+    assert await slots.get("telegram", "-100", "table") == 11
+    assert sorted(await slots.all_parts("telegram")) == [
+        ("-100", "panel", "77", [{"id": 5, "kind": "text"}]),
+        ("-100", "table", "", parts),
+    ]
+    await slots.put_parts("telegram", "-100", "table", [])
+    assert await slots.get_parts("telegram", "-100", "table") is None
+    await slots.put("discord", "9", "table", 3)
+    assert await slots.get_parts("discord", "9", "table") == [{"id": 3}]

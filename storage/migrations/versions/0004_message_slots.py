@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("slot", sa.String(length=32), nullable=False),
         sa.Column("owner", sa.String(length=128), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=False),
+        sa.Column("parts", sa.JSON(), nullable=True),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint(
             "platform", "channel_id", "slot", "owner", name=op.f("pk_message_slot")
