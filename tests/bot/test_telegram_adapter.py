@@ -17,16 +17,16 @@ from pathlib import Path
 import aiohttp
 import pytest
 from PIL import Image as PILImage
-from telegram.ext import AIORateLimiter
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import ALL_VERBS, parse_command
 from bot.telegram import TelegramAdapter, TelegramConfig, run_telegram
 from bot.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
+from bot.telegram.pacing import Limits
 from bot.telegram.render import MAX_CALLBACK, split_text, to_html
 from tests.fakes.telegram_api import FakeTelegram
 
-# PTB's own AIORateLimiter reads RetryAfter.retry_after, which PTB 22 flags as changing type.
+# PTB 22 flags RetryAfter.retry_after as changing type when it is read.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 GROUP = -1001234567890
@@ -153,10 +153,10 @@ def make_adapter(
         state_path=str(tmp_path / "telegram-state.sqlite3"),
         poll_timeout=5,
         answer_within=0.1,
+        limits=Limits(backoff=0.02),
         **extra,  # type: ignore[arg-type]
     )
-    limiter = AIORateLimiter(overall_max_rate=1000, group_max_rate=1000, max_retries=3)
-    return TelegramAdapter(service, config, rate_limiter=limiter)
+    return TelegramAdapter(service, config)  # with its own pacing and retries
 
 
 @pytest.fixture
