@@ -28,6 +28,7 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
+    CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
@@ -57,6 +58,7 @@ from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from bot.telegram.pacing import Limits, Pacer
 from bot.telegram.render import (
+    SELECTED_MARK,
     CallbackCodes,
     Part,
     build_keyboard,
@@ -234,6 +236,19 @@ def combine(replies: list[Reply]) -> Reply:
         mentions += [p for p in reply.mentions if not any(p.same_person(m) for m in mentions)]
     text = "\n".join(r.text.strip() for r in replies if r.text.strip())
     return replace(replies[0], text=text, mentions=tuple(mentions))
+
+
+def pressed_result(query: CallbackQuery, command: str) -> str | None:
+    """The short answer to a press that worked and said nothing itself: the button's label
+    with a tick ("Place ✓"). Tile and target toggles show their ✅ on the button instead."""
+    if command.split(" ", 1)[0] in ("pick", "target"):
+        return None
+    markup = query.message.reply_markup if isinstance(query.message, Message) else None
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            if button.callback_data == query.data and button.text:
+                return f"{button.text.removeprefix(SELECTED_MARK)} ✓"[:TOAST_LIMIT]
+    return None
 
 
 def opens_lobby(text: str) -> bool:
@@ -555,7 +570,7 @@ class TelegramAdapter:
                     text = toast.text.strip()
                     await self._answer(query.answer(text, show_alert=len(text) > 60))
                 else:
-                    await self._answer(query.answer())
+                    await self._answer(query.answer(pressed_result(query, command)))
             if message.chat.type == ChatType.PRIVATE:
                 await self._reconnected(player)
             self._send_all(replies, command)

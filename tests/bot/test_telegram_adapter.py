@@ -300,7 +300,7 @@ async def test_double_press_and_toasts(
     second = fake.press(panel, ANN, "Done")
     await settle(fake, adapter)
     assert game.turn == 1
-    assert fake.callback_answers[first][0].get("text") is None
+    assert fake.callback_answers[first][0].get("text") == "Done ✓"  # the short result
     assert fake.callback_answers[second][0]["text"] == "It's not your turn."
     table = await fake.wait_message(GROUP, lambda m: m.photo is not None)
     assert table.text == "Table after 1 turns. Players: Ann, Bob. Bob to play."

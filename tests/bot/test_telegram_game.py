@@ -285,7 +285,7 @@ async def double_press_done(fake: FakeTelegram, bot: RunningBot) -> None:
     second = fake.press(panel, BOB, "Done")
     await settle(fake, bot)
     assert moves_by(fake, "Bob") == before + 1
-    assert fake.callback_answers[first][0].get("text") is None
+    assert fake.callback_answers[first][0].get("text") == "Done ✓"  # the short result
     assert fake.callback_answers[second][0]["text"] == "It is not your turn; it is Ann's turn."
 
 

@@ -258,6 +258,7 @@ async def test_a_press_is_answered_while_the_chat_is_busy_sending(
     await fake.wait_for(lambda c: c.method == "sendMessage")
     query = fake.press(table, BOB, "Status")
     await wait_until(lambda: bool(fake.callback_answers[query]))
+    assert fake.callback_answers[query][0].get("text") == "Status ✓"
     assert not gate.is_set()
     gate.set()
     await settle(fake, adapter)
