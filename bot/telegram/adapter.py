@@ -314,7 +314,10 @@ class TelegramAdapter:
         # nothing is sent there until they write again. Kept in the state file, so a restart
         # does not knock on the closed door again.
         self._unreachable: set[str] = set(self.state.keys("unreachable"))
-        self._told: set[tuple[str, str]] = set()  # (user, group) told about it in this episode
+        # (user, group) told about it since the chat closed, in this game
+        self._told: set[tuple[str, str]] = {
+            (key.partition("|")[0], key.partition("|")[2]) for key in self.state.keys("told")
+        }
         self._pending: dict[str, dict[str, Reply]] = {}  # unreachable user -> unsent notes
         self._admins: dict[str, tuple[float, frozenset[str]]] = {}
         self._in_flight = 0
@@ -613,7 +616,7 @@ class TelegramAdapter:
             return False
         self._unreachable.discard(user_id)
         self.state.delete("unreachable", user_id)
-        self._told = {told for told in self._told if told[0] != user_id}
+        self._forget_told(lambda told: told[0] == user_id)
         waiting = self._pending.pop(user_id, {})
         for reply in waiting.values():
             self._enqueue(reply)
@@ -625,6 +628,11 @@ class TelegramAdapter:
                 # Only what shows the game now: a "not your turn" note says nothing new.
                 self._send_all([r for r in replies if r.slot is not None], command)
         return True
+
+    def _forget_told(self, which: Callable[[tuple[str, str]], bool]) -> None:
+        for told in [told for told in self._told if which(told)]:
+            self._told.discard(told)
+            self.state.delete("told", f"{told[0]}|{told[1]}")
 
     def _home(self, user_id: str) -> str | None:
         home = self.state.get("home", user_id)
@@ -682,6 +690,8 @@ class TelegramAdapter:
         return [self._enqueue(reply) for reply in replies]
 
     async def _new_lobby(self, group: str) -> bool:
+        # A new game: the group is told again about anyone it cannot reach.
+        self._forget_told(lambda told: told[1] == group)
         for slot in ("lobby", "table"):
             await self._save_record(
                 (group, slot, ""), f"{self._post_chat(group)}|{group}|{slot}", []
@@ -870,6 +880,7 @@ class TelegramAdapter:
         if not is_group(group) or (player.user_id, group) in self._told:
             return
         self._told.add((player.user_id, group))
+        self.state.put("told", f"{player.user_id}|{group}", True)
         url = create_deep_linked_url(self.bot_username, start_payload(group))
 
         async def post() -> bool:

@@ -406,6 +406,8 @@ async def test_a_closed_private_chat_stays_closed_after_a_restart(
         fake.send_group(GROUP, ANN, "/done")
         await settle(fake, adapter)
         assert [c for c in fake.calls[mark:] if c.chat_id == BOB] == []
+        notices = [m for m in fake.chat_messages(GROUP) if "Bob, I can't send" in (m.text or "")]
+        assert len(notices) == 1  # told once in this game, restart or not
         # Bob comes back: his rack and panel as they are now.
         fake.unblock(BOB)
         fake.send_private(BOB, "hello")
