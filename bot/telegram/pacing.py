@@ -5,7 +5,9 @@ hook). It does three things:
 
 - paces: at most ``group_per_minute`` new messages and as many edits per group in any minute
   (Telegram allows 20 of each), and ``overall_per_second`` calls to chats in any second (30);
-  sliding windows, so a burst never goes over the way a token bucket's refill can;
+  sliding windows in which a call counts from when it is sent until a window's length after
+  its answer, so however the network delays or bunches requests, the server never sees more
+  (a token bucket's refill, or counting at send time only, can go over);
 - waits out 429 Too Many Requests for the ``retry_after`` Telegram gives, for that chat only
   (other chats go on);
 - retries 5xx answers and network failures with exponential backoff, for the calls where a
@@ -19,8 +21,8 @@ Nothing here knows about games; the adapter only chooses the numbers.
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
+import math
 import time
 import warnings
 from collections.abc import Callable, Coroutine
@@ -81,28 +83,42 @@ def retry_seconds(error: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+class _Slot:
+    """One call's place in a window: taken when it is sent, counted until ``length`` after
+    its answer came back (the server may have seen it any time in between)."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = math.inf
+
+    def release(self, clock: Callable[[], float]) -> None:
+        self.done = clock()
+
+
 class _Window:
-    """At most ``limit`` events in any ``length`` seconds."""
+    """At most ``limit`` calls in any ``length`` seconds, as the server counts them."""
 
     def __init__(self, limit: int, length: float) -> None:
         self.limit, self.length = max(1, limit), length
-        self.times: collections.deque[float] = collections.deque()
+        self.slots: list[_Slot] = []
         self.lock = asyncio.Lock()
 
-    async def take(self, clock: Callable[[], float]) -> None:
+    async def take(self, clock: Callable[[], float]) -> _Slot:
         async with self.lock:  # first come, first served
             while True:
                 now = clock()
-                while self.times and now - self.times[0] >= self.length:
-                    self.times.popleft()
-                if len(self.times) < self.limit:
-                    self.times.append(now)
-                    return
-                await asyncio.sleep(self.times[0] + self.length - now)
+                self.slots = [s for s in self.slots if now - s.done < self.length]
+                if len(self.slots) < self.limit:
+                    slot = _Slot()
+                    self.slots.append(slot)
+                    return slot
+                soonest = min(s.done for s in self.slots) + self.length - now
+                await asyncio.sleep(min(soonest, 0.05))  # calls in flight may end sooner
 
     @property
     def idle(self) -> bool:
-        return not self.times and not self.lock.locked()
+        return not self.slots and not self.lock.locked()
 
 
 class Pacer(BaseRateLimiter[int]):
@@ -135,15 +151,17 @@ class Pacer(BaseRateLimiter[int]):
             window = self._groups[(chat, kind)] = _Window(limit, self.limits.minute)
         return window
 
-    async def _wait_turn(self, chat: int | None, kind: str) -> None:
+    async def _wait_turn(self, chat: int | None, kind: str) -> list[_Slot]:
         until = self._paused.get(chat, 0.0)
         while until > self._clock():
             await asyncio.sleep(until - self._clock())
             until = self._paused.get(chat, 0.0)
+        slots = []
         if chat is not None and chat < 0 and kind:
-            await self._window(chat, kind).take(self._clock)
+            slots.append(await self._window(chat, kind).take(self._clock))
         if chat is not None:
-            await self._overall.take(self._clock)
+            slots.append(await self._overall.take(self._clock))
+        return slots
 
     async def process_request(
         self,
@@ -159,8 +177,7 @@ class Pacer(BaseRateLimiter[int]):
         limits = self.limits
         failures = throttled = 0
         while True:
-            if endpoint not in PROMPT:
-                await self._wait_turn(chat, kind)
+            slots = await self._wait_turn(chat, kind) if endpoint not in PROMPT else []
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
@@ -184,6 +201,9 @@ class Pacer(BaseRateLimiter[int]):
                     pause,
                 )
                 await asyncio.sleep(pause)
+            finally:
+                for slot in slots:
+                    slot.release(self._clock)
             self.retried += 1
 
 

@@ -115,6 +115,11 @@ class TurnGame:
             if not player.same_person(self.current()):
                 return [Reply(channel, "It's not your turn.", private_to=player)]
             return [self.panel(player, channel)]
+        if verb == "tellall":  # one private note to each of many users
+            return [
+                Reply(channel, f"Note {i}", private_to=PlayerRef("telegram", str(9000 + i)))
+                for i in range(int(rest))
+            ]
         if verb == "shout":  # separate messages that cannot share one (each has a button)
             return [
                 Reply(channel, f"Shout {i}", buttons=((Button("Status", "status"),),))
@@ -221,6 +226,19 @@ async def test_the_group_sender_stays_under_twenty_a_minute(
         assert fake.throttled == 0  # never refused: the bot paced itself
     finally:
         await adapter.stop()
+
+
+async def test_the_sender_stays_under_thirty_calls_a_second_in_all(
+    fake: FakeTelegram, bot: tuple[TelegramAdapter, TurnGame]
+) -> None:
+    adapter, _ = bot
+    for i in range(70):
+        fake.add_user(9000 + i, f"P{i}")
+    fake.send_group(GROUP, ANN, "/rummikub tellall 70")
+    await settle(fake, adapter)
+    notes = [c for c in fake.calls if c.method == "sendMessage" and c.ok and c.chat_id != GROUP]
+    assert len(notes) == 70
+    assert fake.throttled == 0
 
 
 async def test_group_commands_are_not_queued_behind_the_group_output(
