@@ -130,7 +130,6 @@ class Pacer(BaseRateLimiter[int]):
         self._overall = _Window(self.limits.overall_per_second, self.limits.second)
         self._groups: dict[tuple[int, str], _Window] = {}
         self._paused: dict[int | None, float] = {}  # chat -> until (429 retry_after)
-        self.retried = 0  # how many calls were made again (for logs and tests)
 
     async def initialize(self) -> None:
         return None
@@ -178,6 +177,7 @@ class Pacer(BaseRateLimiter[int]):
         failures = throttled = 0
         while True:
             slots = await self._wait_turn(chat, kind) if endpoint not in PROMPT else []
+            pause = 0.0
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
@@ -200,11 +200,10 @@ class Pacer(BaseRateLimiter[int]):
                     error,
                     pause,
                 )
-                await asyncio.sleep(pause)
             finally:
                 for slot in slots:
                     slot.release(self._clock)
-            self.retried += 1
+            await asyncio.sleep(pause)  # (a 429 waits in _wait_turn, for its chat only)
 
 
 def _chat_id(value: Any) -> int | None:

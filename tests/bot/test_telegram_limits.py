@@ -459,3 +459,17 @@ async def test_a_new_lobby_and_its_table_are_new_messages_at_the_bottom(
     table = fake.chat_messages(GROUP)[-1]
     assert table.photo is not None and table.message_id > lobby.message_id
     assert first_table.edits == 0 and not first_table.deleted
+
+
+def test_which_failures_are_tried_again() -> None:
+    from telegram.error import BadRequest, NetworkError, TimedOut
+
+    from bot.telegram.pacing import kind_of, retryable
+
+    assert kind_of("sendPhoto") == "send" and kind_of("editMessageMedia") == "edit"
+    assert kind_of("sendChatAction") == "" and kind_of("deleteMessage") == ""
+    server_error = NetworkError("Bad Gateway")
+    assert retryable("sendMessage", server_error) and retryable("editMessageText", server_error)
+    assert not retryable("sendMessage", BadRequest("Bad Request: chat not found"))
+    # A send that timed out waiting for its answer may have been posted: not sent twice.
+    assert not retryable("sendMessage", TimedOut()) and retryable("editMessageMedia", TimedOut())
