@@ -8,7 +8,7 @@ through the outbox callback the adapter registers.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -100,6 +100,16 @@ class Reply:
 
 
 Outbox = Callable[[Reply], Awaitable[None]]
+
+
+class BatchOutbox(Protocol):
+    """An outbox that can also take the replies of one timer or AI turn together (so an
+    adapter can, for example, put a turn's news lines into one message). The manager calls
+    ``many`` when the registered outbox has it, else the outbox once per reply."""
+
+    async def __call__(self, reply: Reply) -> None: ...
+
+    async def many(self, replies: Sequence[Reply]) -> None: ...
 
 
 class GameService(Protocol):

@@ -9,7 +9,10 @@ as Discord messages. No game rule lives here. What does live here is transport:
   visibility);
 - private replies: ephemeral to the person who acted, by DM to anyone else; racks go by DM and,
   when the user refuses DMs (50007), the channel is told once and gets a "Show my rack" button;
-- ``slot`` replies edit the message they name ("lobby", "table", "panel", "rack") in place;
+- ``slot`` replies edit the message they name ("lobby", "table", "panel", "rack") in place,
+  found by the id stored in the database (``storage.messages``), never by reading the channel's
+  history; a new lobby is always a new message at the bottom of the channel, and so is the
+  table of the game it deals;
 - buttons and selects carry their whole state in the ``custom_id`` (``DynamicItem``), so they work
   after a restart and in any process of a sharded deployment.
 """
@@ -31,8 +34,11 @@ from discord.ext import commands
 
 from bot import i18n_menus
 from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
+from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from engine.ai import AI_LEVELS
+from storage import Database
+from storage.messages import MessageSlots
 
 PLATFORM = "discord"
 COG_NAME = "Rummikub"
@@ -445,6 +451,14 @@ class Invocation:
         return message.flags.ephemeral or self.interaction.guild_id is None
 
     @property
+    def opens_lobby(self) -> bool:
+        """The command opens a new lobby (whose message, and its game's table, are new)."""
+        try:
+            return parse_command(self.text).verb == "start"
+        except CommandError:
+            return False
+
+    @property
     def asked_for_rack(self) -> bool:
         """The person asked to see their rack (so it answers here, not by DM)."""
         words = self.text.split()
@@ -466,8 +480,8 @@ class ReplySender:
 
     bot: commands.AutoShardedBot
     slots: dict[tuple[str, str], int] = field(default_factory=dict)
-    searched: set[tuple[str, str]] = field(default_factory=set)
     dm_slots: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    store: MessageSlots | None = None  # the ids, kept across restarts and processes
     dm_closed: dict[str, float] = field(default_factory=dict)
     told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
     language: Callable[[ChannelRef], Awaitable[str]] | None = None
@@ -502,76 +516,100 @@ class ReplySender:
     async def _public(self, reply: Reply, ctx: Invocation | None) -> None:
         rendered = render(reply)
         chan = reply.channel.chat_id
-        if reply.slot is not None:
-            if (
-                ctx is not None
-                and ctx.clicked is not None
-                and ctx.clicked.slot == reply.slot
-                and ctx.clicked.chan == chan
-                and not ctx.clicked_private
-            ):
-                message = await ctx.interaction.edit_original_response(
+        if reply.slot is None:
+            await self._post(rendered, chan, ctx)
+            return
+        if ctx is not None and ctx.opens_lobby and reply.slot == "lobby":
+            # A new lobby goes at the bottom of the channel, however many messages up the last
+            # one is; the table of the game it deals will be a new message too.
+            for slot in ("lobby", "table"):
+                await self._forget(chan, slot)
+        known = await self._slot_id(chan, reply.slot)
+        clicked = ctx.clicked if ctx is not None else None
+        message = ctx.interaction.message if ctx is not None else None
+        if (
+            ctx is not None
+            and clicked is not None
+            and clicked.slot == reply.slot
+            and clicked.chan == chan
+            and not ctx.clicked_private
+            and message is not None
+            and known in (None, message.id)
+        ):
+            # The press came from the slot's own message: answer by editing it.
+            edited = await ctx.interaction.edit_original_response(
+                **rendered.single(),
+                attachments=rendered.files(),
+                view=rendered.view,
+                allowed_mentions=rendered.allowed_mentions,
+            )
+            await self._remember(chan, reply.slot, edited.id)
+            ctx.posted_public = True
+            return
+        if known is not None:
+            partial = self.bot.get_partial_messageable(int(chan)).get_partial_message(known)
+            try:
+                await partial.edit(
                     **rendered.single(),
                     attachments=rendered.files(),
                     view=rendered.view,
                     allowed_mentions=rendered.allowed_mentions,
                 )
-                self.slots[(chan, reply.slot)] = message.id
-                ctx.posted_public = True
+                if ctx is not None:
+                    ctx.posted_public = True
                 return
-            known = self.slots.get((chan, reply.slot))
-            if known is None:
-                known = await self._find_slot(chan, reply.slot)
-            if known is not None:
-                partial = self.bot.get_partial_messageable(int(chan)).get_partial_message(known)
-                try:
-                    await partial.edit(
-                        **rendered.single(),
-                        attachments=rendered.files(),
-                        view=rendered.view,
-                        allowed_mentions=rendered.allowed_mentions,
-                    )
-                    if ctx is not None:
-                        ctx.posted_public = True
-                    return
-                except discord.NotFound:
-                    del self.slots[(chan, reply.slot)]
-        message_id = await self._post(rendered, chan, ctx, single=reply.slot is not None)
-        if reply.slot is not None and message_id is not None:
-            self.slots[(chan, reply.slot)] = message_id
+            except discord.NotFound:  # deleted by someone: post it again
+                await self._forget(chan, reply.slot)
+        message_id = await self._post(rendered, chan, ctx, single=True)
+        if message_id is not None:
+            await self._remember(chan, reply.slot, message_id)
 
-    async def _already_said(self, chan: str, text: str) -> bool:
-        """Whether one of our recent messages in the channel says exactly this."""
-        if self.bot.user is None:
-            return False
+    async def _slot_id(self, chan: str, slot: str, owner: str = "") -> int | None:
+        """The id of the message showing a slot: from memory, else from the database."""
+        cache_key = (chan, slot) if not owner else None
+        if cache_key is not None and cache_key in self.slots:
+            return self.slots[cache_key]
+        if owner and (owner, chan, slot) in self.dm_slots:
+            return self.dm_slots[(owner, chan, slot)]
+        if self.store is None:
+            return None
         try:
-            recent = await self.bot.http.logs_from(int(chan), 50)
-        except discord.HTTPException:
-            return False
-        return any(
-            int(m["author"]["id"]) == self.bot.user.id and m.get("content") == text for m in recent
-        )
+            found = await self.store.get(PLATFORM, chan, slot, owner)
+        except Exception:  # the database is down: post anew rather than fail the reply
+            log.exception("could not read the stored %s message of %s", slot, chan)
+            return None
+        if found is not None:
+            if owner:
+                self.dm_slots[(owner, chan, slot)] = found
+            else:
+                self.slots[(chan, slot)] = found
+        return found
 
-    async def _find_slot(self, chan: str, slot: str) -> int | None:
-        """After a restart (or in another process) the slot's message is unknown: look for
-        our newest message in the channel whose components carry this slot."""
-        if (chan, slot) in self.searched or self.bot.user is None:
-            return None
-        self.searched.add((chan, slot))
-        marks = (id_prefix("rk", slot, chan), id_prefix("rs", slot, chan))
-        try:
-            recent = await self.bot.http.logs_from(int(chan), 50)
-        except discord.HTTPException as error:
-            log.info("cannot read channel %s history to find the %s message: %s", chan, slot, error)
-            return None
-        for data in recent:
-            if int(data["author"]["id"]) != self.bot.user.id:
-                continue
-            ids = [str(c.get("custom_id", "")) for c in _walk(data.get("components", []))]
-            if any(i.startswith(marks) for i in ids):
-                self.slots[(chan, slot)] = int(data["id"])
-                return int(data["id"])
-        return None
+    async def _remember(self, chan: str, slot: str, message_id: int, owner: str = "") -> None:
+        if owner:
+            if self.dm_slots.get((owner, chan, slot)) == message_id:
+                return
+            self.dm_slots[(owner, chan, slot)] = message_id
+        else:
+            if self.slots.get((chan, slot)) == message_id:
+                return
+            self.slots[(chan, slot)] = message_id
+        if self.store is not None:
+            try:
+                await self.store.put(PLATFORM, chan, slot, message_id, owner)
+            except Exception:
+                log.exception("could not store the %s message of %s", slot, chan)
+
+    async def _forget(self, chan: str, slot: str, owner: str = "") -> None:
+        if owner:
+            self.dm_slots.pop((owner, chan, slot), None)
+        else:
+            self.slots.pop((chan, slot), None)
+        if self.store is not None:
+            try:
+                await self.store.forget(PLATFORM, chan, slot, owner)
+            except Exception:
+                log.exception("could not forget the %s message of %s", slot, chan)
 
     async def _post(
         self, rendered: Rendered, chan: str, ctx: Invocation | None, *, single: bool = False
@@ -648,11 +686,13 @@ class ReplySender:
         if closed_at is not None and time.monotonic() - closed_at < DM_RETRY_SECONDS:
             return False
         rendered = render(reply)
-        key = (target.user_id, reply.channel.chat_id, reply.slot or "")
+        chan, owner = reply.channel.chat_id, target.user_id
         try:
             dm = await self.bot.create_dm(discord.Object(int(target.user_id)))
-            known = self.dm_slots.get(key) if reply.slot else None
-            if known is not None:
+            # The rack and panel DMs are edited in place by their stored ids, after a restart
+            # too; only a deleted one is sent again.
+            known = await self._slot_id(chan, reply.slot, owner) if reply.slot else None
+            if known is not None and reply.slot:
                 try:
                     await dm.get_partial_message(known).edit(
                         **rendered.single(),
@@ -661,7 +701,7 @@ class ReplySender:
                     )
                     return True
                 except discord.NotFound:
-                    del self.dm_slots[key]
+                    await self._forget(chan, reply.slot, owner)
             last: discord.Message | None = None
             for kwargs in rendered.messages(single=reply.slot is not None):
                 last = await dm.send(**kwargs)
@@ -671,7 +711,7 @@ class ReplySender:
             return False
         self.dm_closed.pop(target.user_id, None)
         if reply.slot and last is not None:
-            self.dm_slots[key] = last.id
+            await self._remember(chan, reply.slot, last.id, owner)
         return True
 
     async def _tell_dm_closed(self, target: PlayerRef, channel: ChannelRef) -> None:
@@ -679,17 +719,18 @@ class ReplySender:
         if key in self.told_dm_closed:
             return
         self.told_dm_closed.add(key)
-        lang = await self._language(channel)
-        text = dm_closed_notice(int(target.user_id), lang)
-        if await self._already_said(channel.chat_id, text):
+        if await self._slot_id(channel.chat_id, "dm_closed", target.user_id) is not None:
             return  # said before a restart, or by another process
+        lang = await self._language(channel)
         notice = Reply(
             channel=channel,
-            text=text,
+            text=dm_closed_notice(int(target.user_id), lang),
             buttons=((Button(t(lang, "button_show_rack"), "rack", "primary"),),),
             mentions=(target,),
         )
-        await self._public(notice, None)
+        posted = await self._post(render(notice), channel.chat_id, None)
+        if posted is not None:
+            await self._remember(channel.chat_id, "dm_closed", posted, target.user_id)
 
     async def _language(self, channel: ChannelRef) -> str:
         """The channel's language for the adapter's own sentences (English when unknown)."""
@@ -751,11 +792,16 @@ class RummikubCog(
         name="manage", description="Host or Manage Channels: settings, kick, cancel"
     )
 
-    def __init__(self, bot: commands.AutoShardedBot, service: GameService) -> None:
+    def __init__(
+        self,
+        bot: commands.AutoShardedBot,
+        service: GameService,
+        messages: MessageSlots | None = None,
+    ) -> None:
         super().__init__()
         self.bot = bot
         self.service = service
-        self.sender = ReplySender(bot, language=self._language)
+        self.sender = ReplySender(bot, language=self._language, store=messages)
         service.set_outbox(self.sender.outbox, platform=PLATFORM)
 
     # the single path every command, button and select goes through ---------------------------
@@ -1156,6 +1202,35 @@ class MenuTranslator(app_commands.Translator):
         return i18n_menus.PL.get(string.message)
 
 
+class RummikubTree(app_commands.CommandTree[Any]):
+    """The command tree, answering commands it does not know instead of leaving them hanging.
+
+    Discord keeps offering subcommands of an older registration until clients refresh (and a
+    sync can take a while to reach everyone): those get a private "update in progress" note.
+    """
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        stale = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+        if not isinstance(error, stale):
+            await super().on_error(interaction, error)
+            return
+        log.info("a stale command reached the bot: %s", error)
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+                return
+            lang = locale_language(interaction.locale)
+            service = getattr(self.client, "service", None)
+            if service is not None and interaction.guild_id is not None:
+                channel = ChannelRef(PLATFORM, str(interaction.channel_id))
+                lang = await channel_language(service, channel)
+            await interaction.response.send_message(t(lang, "stale_command"), ephemeral=True)
+        except discord.HTTPException as send_error:
+            log.warning("could not answer a stale command: %s", send_error)
+
+
 class RummikubBot(commands.AutoShardedBot):
     """The bot: no privileged intents, slash commands only, restart-proof components."""
 
@@ -1167,7 +1242,10 @@ class RummikubBot(commands.AutoShardedBot):
         guild_ids: Sequence[int] = (),
         shard_count: int | None = None,
         shard_ids: list[int] | None = None,
+        messages: MessageSlots | None = None,
     ) -> None:
+        """``messages`` keeps the ids of the messages edited in place; by default the game
+        service's database (``service.db``), else nothing is kept across restarts."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -1177,15 +1255,20 @@ class RummikubBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=shard_count,
             shard_ids=shard_ids,  # type: ignore[arg-type]  # None means "all shards"
+            tree_cls=RummikubTree,
         )
         self.service = service
         self.sync_commands = sync_commands
         self.guild_ids = list(guild_ids)
+        if messages is None:
+            db = getattr(service, "db", None)  # the game manager's database, when it has one
+            messages = MessageSlots(db) if isinstance(db, Database) else None
+        self.messages = messages
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
         await self.tree.set_translator(MenuTranslator())
-        await self.add_cog(RummikubCog(self, self.service))
+        await self.add_cog(RummikubCog(self, self.service, self.messages))
         if self.sync_commands:
             await self.sync_now()
 

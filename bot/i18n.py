@@ -125,6 +125,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "internal_error": "Sorry, that failed on my side; the game is saved, please try again.",
         "stale_button": "This button belongs to an older version of the bot and no longer works; "
         "use /rummikub status to see the game.",
+        "stale_command": "That command is from an older version of the bot; an update is in "
+        "progress. Please try again in a minute (Discord may need a restart to show the new "
+        "commands).",
         "guild_only": "Rummikub is played in a server channel: use /rummikub there.",
         "no_post": "I can't post in this channel: give me the View Channel, Send Messages, Attach "
         "Files and Embed Links permissions here.",
@@ -261,6 +264,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "spróbuj ponownie.",
         "stale_button": "Ten przycisk pochodzi ze starszej wersji bota i już nie działa; "
         "wpisz /rummikub status, aby zobaczyć grę.",
+        "stale_command": "To polecenie pochodzi ze starszej wersji bota; trwa aktualizacja. "
+        "Spróbuj ponownie za minutę (Discord może potrzebować ponownego uruchomienia, aby "
+        "pokazać nowe polecenia).",
         "guild_only": "W Rummikub gra się na kanale serwera: użyj tam /rummikub.",
         "no_post": "Nie mogę pisać na tym kanale: nadaj mi tutaj uprawnienia Wyświetlanie "
         "kanału, Wysyłanie wiadomości, Załączanie plików i Osadzanie linków.",

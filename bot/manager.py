@@ -290,6 +290,16 @@ class GameManager:
         return Reply(table.channel, text, **kw)
 
     async def _send(self, replies: Sequence[Reply]) -> None:
+        # An outbox with ``many`` (bot.api.BatchOutbox) takes its platform's replies at once.
+        for platform in dict.fromkeys(r.channel.platform for r in replies):
+            route = self._routes.get(platform)
+            many = getattr(route, "many", None)
+            if many is not None:
+                try:
+                    await many([r for r in replies if r.channel.platform == platform])
+                except Exception:  # an adapter failure must not stop the game
+                    log.exception("outbox failed for %s replies", platform)
+        replies = [r for r in replies if not hasattr(self._routes.get(r.channel.platform), "many")]
         for reply in replies:
             route = self._routes.get(reply.channel.platform)
             for outbox in [route] if route is not None else self._broadcast:
@@ -438,11 +448,16 @@ class GameManager:
 
     def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
         lang = table.lang
-        body = text or t(
+        state = t(
             lang,
             "lobby_state",
             seats=self._seats_text(table),
             settings=self._settings_text(table.rules, lang),
+        )
+        # What just happened ("Bob joined") goes above the seat list, which the lobby message
+        # always keeps (it is edited in place, so it must stay whole).
+        body = (
+            state if not text else text if self._seats_text(table) in text else text + "\n" + state
         )
         buttons = (
             (

@@ -218,3 +218,20 @@ class LobbyRow(StorageModel, table=True):
     channel_id: str = Field(primary_key=True, max_length=128)
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+class MessageSlotRow(StorageModel, table=True):
+    """Which platform message shows a channel's lobby, table, or a player's rack or panel, so
+    it is edited in place (found by id, after a restart too) rather than searched for."""
+
+    __tablename__: ClassVar[str] = "message_slot"
+
+    platform: str = Field(primary_key=True, max_length=32)
+    channel_id: str = Field(primary_key=True, max_length=128)
+    slot: str = Field(primary_key=True, max_length=32)
+    owner: str = Field(primary_key=True, max_length=128)  # "" for the channel's own messages
+    message_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # A slot shown as several messages (Telegram: a photo, then text pieces) keeps them all,
+    # with what each shows in short, to edit only what changed.
+    parts: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))

@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from bot.telegram.adapter import TelegramAdapter, TelegramConfig, run_telegram
+from bot.telegram.pacing import Limits
 
-__all__ = ["TelegramAdapter", "TelegramConfig", "run_telegram"]
+__all__ = ["Limits", "TelegramAdapter", "TelegramConfig", "run_telegram"]

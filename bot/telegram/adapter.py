@@ -11,13 +11,15 @@ button in the group instead, with nothing of the private content, and the game g
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlparse
 
@@ -26,6 +28,7 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
+    CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
@@ -38,7 +41,6 @@ from telegram import (
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     BaseRateLimiter,
     BaseUpdateProcessor,
@@ -54,7 +56,9 @@ from bot import i18n_menus
 from bot.api import ChannelRef, GameService, PlayerRef, Reply
 from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
+from bot.telegram.pacing import Limits, Pacer
 from bot.telegram.render import (
+    SELECTED_MARK,
     CallbackCodes,
     Part,
     build_keyboard,
@@ -64,6 +68,8 @@ from bot.telegram.render import (
     to_html,
 )
 from bot.telegram.state import TelegramState
+from storage import Database
+from storage.messages import MessageSlots
 
 log = logging.getLogger(__name__)
 
@@ -130,8 +136,8 @@ class TelegramConfig:
     state_path: str | None = "data/telegram-state.sqlite3"  # None: remember nothing on disk
     poll_timeout: float = 30.0  # seconds one getUpdates long poll may wait
     admin_cache_seconds: float = 600.0  # how long a group's admin list is trusted
-    link_notice_seconds: float = 600.0  # at most one "open your private chat" per user and group
-    answer_within: float = 2.0  # a button press waits this long for the game, then stops spinning
+    answer_within: float = 0.8  # a button press waits this long for a short result to show
+    limits: Limits = field(default_factory=Limits)  # how fast the bot may talk, and how it retries
 
 
 def api_urls(base: str | None) -> tuple[str, str] | None:
@@ -150,13 +156,20 @@ def api_urls(base: str | None) -> tuple[str, str] | None:
 
 
 class PerChatUpdates(BaseUpdateProcessor):
-    """Updates from one chat run in order; different chats run concurrently."""
+    """Updates from one chat run in order; different chats run concurrently.
+
+    Button presses are not queued behind the chat's commands: a press must be answered within
+    a second or its button spins, and the game's own per-table lock keeps the order of moves.
+    """
 
     def __init__(self, max_concurrent_updates: int = 64) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # chat -> (lock, [users])
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if isinstance(update, Update) and update.callback_query is not None:
+            await coroutine
+            return
         chat = update.effective_chat if isinstance(update, Update) else None
         key = chat.id if chat is not None else 0
         lock, users = self._locks.setdefault(key, (asyncio.Lock(), [0]))
@@ -194,7 +207,70 @@ def command_text(message_text: str) -> tuple[str, str]:
     return name, f"{name} {args}".strip()
 
 
-QueueItem = tuple[Callable[[], Coroutine[Any, Any, bool]], "asyncio.Future[bool]"]
+Job = Callable[[], Coroutine[Any, Any, bool]]
+
+
+@dataclass
+class QueueItem:
+    """One thing to send to one chat; ``reply`` is set when it shows a game reply."""
+
+    job: Job
+    future: asyncio.Future[bool]
+    reply: Reply | None = None
+
+
+def is_plain_news(reply: Reply | None) -> bool:
+    """A public line with nothing to press or edit: it may share a message with its neighbours."""
+    return (
+        reply is not None
+        and reply.private_to is None
+        and reply.slot is None
+        and not (reply.images or reply.buttons or reply.selects)
+    )
+
+
+def combine(replies: list[Reply]) -> Reply:
+    """One message saying what several news lines said, mentioning everyone they mention."""
+    mentions: list[PlayerRef] = []
+    for reply in replies:
+        mentions += [p for p in reply.mentions if not any(p.same_person(m) for m in mentions)]
+    text = "\n".join(r.text.strip() for r in replies if r.text.strip())
+    return replace(replies[0], text=text, mentions=tuple(mentions))
+
+
+def pressed_result(query: CallbackQuery, command: str) -> str | None:
+    """The short answer to a press that worked and said nothing itself: the button's label
+    with a tick ("Place ✓"). Tile and target toggles show their ✅ on the button instead."""
+    if command.split(" ", 1)[0] in ("pick", "target"):
+        return None
+    markup = query.message.reply_markup if isinstance(query.message, Message) else None
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            if button.callback_data == query.data and button.text:
+                return f"{button.text.removeprefix(SELECTED_MARK)} ✓"[:TOAST_LIMIT]
+    return None
+
+
+def opens_lobby(text: str) -> bool:
+    """Whether a command opens a new lobby (its lobby and table are new messages)."""
+    try:
+        return parse_command(text).verb == "start"
+    except CommandError:
+        return False
+
+
+class AdapterOutbox:
+    """What the game calls to send replies caused by timers and AI turns (a
+    ``bot.api.BatchOutbox``): one at a time, or one batch together."""
+
+    def __init__(self, adapter: TelegramAdapter) -> None:
+        self._adapter = adapter
+
+    async def __call__(self, reply: Reply) -> None:
+        await self._adapter.deliver(reply)
+
+    async def many(self, replies: Sequence[Reply]) -> None:
+        await self._adapter.deliver_many(replies)
 
 
 class TelegramAdapter:
@@ -207,27 +283,42 @@ class TelegramAdapter:
         *,
         rate_limiter: BaseRateLimiter[Any] | None = None,
         state: TelegramState | None = None,
+        messages: MessageSlots | None = None,
     ) -> None:
+        """``messages`` keeps which messages show the lobby, table, racks and panels; by
+        default in the game service's database (``service.db``), else in the state file."""
         self.service = service
         self.config = config
         self.state = state if state is not None else TelegramState(config.state_path)
         self.codes = CallbackCodes(self.state)
+        if messages is None:
+            db = getattr(service, "db", None)
+            messages = MessageSlots(db) if isinstance(db, Database) else None
+        self.messages = messages
+        # (game chat, slot, owner) -> the messages showing it; owner "" for the group's own
+        self._records: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         builder = (
             Application.builder()
             .token(config.token)
             .job_queue(None)  # timers live in the game manager, not here
             .concurrent_updates(PerChatUpdates())
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .rate_limiter(rate_limiter or Pacer(config.limits))
         )
         urls = api_urls(config.api_base_url)
         if urls is not None:
             builder = builder.base_url(urls[0]).base_file_url(urls[1])
         self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
-        self._queues: dict[int, asyncio.Queue[QueueItem]] = {}
+        self._queues: dict[int, collections.deque[QueueItem]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._unreachable: set[str] = set()
-        self._notified: dict[tuple[str, str], float] = {}
-        self._pending: dict[str, dict[str, Reply]] = {}  # unreachable user -> unsent replies
+        # Users whose private chat Telegram refused (blocked, never started, chat not found):
+        # nothing is sent there until they write again. Kept in the state file, so a restart
+        # does not knock on the closed door again.
+        self._unreachable: set[str] = set(self.state.keys("unreachable"))
+        # (user, group) told about it since the chat closed, in this game
+        self._told: set[tuple[str, str]] = {
+            (key.partition("|")[0], key.partition("|")[2]) for key in self.state.keys("told")
+        }
+        self._pending: dict[str, dict[str, Reply]] = {}  # unreachable user -> unsent notes
         self._admins: dict[str, tuple[float, frozenset[str]]] = {}
         self._in_flight = 0
         self._stopped = False
@@ -242,7 +333,13 @@ class TelegramAdapter:
     async def start(self) -> None:
         """Connect: check the token, register the command menu, start polling or the webhook."""
         await self.app.initialize()
-        self.service.set_outbox(self.deliver, platform=PLATFORM)
+        if self.messages is not None:
+            try:
+                for chat, slot, owner, parts in await self.messages.all_parts(PLATFORM):
+                    self._records[(chat, slot, owner)] = parts
+            except Exception:  # without them the next replies are new messages, no worse
+                log.exception("Telegram: could not read the stored message ids")
+        self.service.set_outbox(AdapterOutbox(self), platform=PLATFORM)
         await self._register_commands()
         await self.app.start()
         updater = self.app.updater
@@ -391,16 +488,13 @@ class TelegramAdapter:
             return
         async with self._busy():
             user_id = str(user.id)
-            self._unreachable.discard(user_id)
             payload = context.args[0] if context.args else ""
             game = parse_start_payload(payload)
             if game is not None:
                 self._set_home(user_id, game)
-            waiting = self._flush_pending(user_id)
-            if waiting:
-                await asyncio.gather(*waiting)
-                return
             game = game or self._home(user_id)
+            if await self._reconnected(player_of(user)):
+                return
             if game is None:
                 await self._run(player_of(user), ChannelRef(PLATFORM, user_id), "help")
             else:
@@ -415,7 +509,8 @@ class TelegramAdapter:
             return
         async with self._busy():
             _, text = command_text(message.text)
-            await self._run(player_of(user), self._channel_for(chat.id, chat.type, user), text)
+            channel = await self._channel_for(chat.id, chat.type, user)
+            await self._run(player_of(user), channel, text)
 
     async def _on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Anything typed in the private chat goes to the user's current game."""
@@ -424,7 +519,8 @@ class TelegramAdapter:
             return
         async with self._busy():
             text = command_text(message.text)[1] if message.text.startswith("/") else message.text
-            await self._run(player_of(user), self._channel_for(chat.id, chat.type, user), text)
+            channel = await self._channel_for(chat.id, chat.type, user)
+            await self._run(player_of(user), channel, text)
 
     async def _on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A reply to one of the bot's group messages is read as a command ("play R5 R6 R7")."""
@@ -435,12 +531,12 @@ class TelegramAdapter:
         if replied is None or replied.from_user is None or replied.from_user.id != context.bot.id:
             return
         async with self._busy():
-            await self._run(
-                player_of(user), self._channel_for(chat.id, chat.type, user), message.text
-            )
+            channel = await self._channel_for(chat.id, chat.type, user)
+            await self._run(player_of(user), channel, message.text)
 
     async def _on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button press: run its command, answer the press, send what it caused."""
+        """A button press: answer it within a second (with the short result when the game has
+        one by then), then send what it caused. Never waits behind the chat's output."""
         query = update.callback_query
         if query is None:
             return
@@ -458,9 +554,6 @@ class TelegramAdapter:
                 return
             chat, command = decoded
             player = player_of(query.from_user)
-            if message.chat.type == ChatType.PRIVATE:
-                self._unreachable.discard(player.user_id)
-                self._flush_pending(player.user_id)
             game = chat or self._game_chat(str(message.chat.id))
             if is_group(game):
                 self._set_home(player.user_id, game)
@@ -480,14 +573,16 @@ class TelegramAdapter:
                     text = toast.text.strip()
                     await self._answer(query.answer(text, show_alert=len(text) > 60))
                 else:
-                    await self._answer(query.answer())
-            await asyncio.gather(*[self._enqueue(reply) for reply in replies])
+                    await self._answer(query.answer(pressed_result(query, command)))
+            if message.chat.type == ChatType.PRIVATE:
+                await self._reconnected(player)
+            self._send_all(replies, command)
 
     @staticmethod
     async def _answer(answering: Awaitable[bool]) -> None:
         try:
             await answering
-        except BadRequest as error:  # too late, or already answered: the press still counted
+        except TelegramError as error:  # too late, or already answered: the press still counted
             log.info("Telegram: callback answer refused: %s", error)
 
     @staticmethod
@@ -502,16 +597,42 @@ class TelegramAdapter:
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("Telegram: error while handling an update", exc_info=context.error)
 
-    def _channel_for(self, chat_id: int, chat_type: str, user: User) -> ChannelRef:
+    async def _channel_for(self, chat_id: int, chat_type: str, user: User) -> ChannelRef:
         """The game a message acts on: its group, or for the private chat the user's last game."""
         if chat_type == ChatType.PRIVATE:
-            self._unreachable.discard(str(user.id))
-            self._flush_pending(str(user.id))
+            await self._reconnected(player_of(user))
             home = self._home(str(user.id))
             return ChannelRef(PLATFORM, home or str(chat_id))
         game = self._game_chat(str(chat_id))
         self._set_home(str(user.id), game)
         return ChannelRef(PLATFORM, game)
+
+    async def _reconnected(self, player: PlayerRef) -> bool:
+        """The user wrote in their private chat: it is open again. What was kept for them is
+        sent, with their rack and (on their turn) panel as they are now, not as they were when
+        the chat closed. True when they had been unreachable."""
+        user_id = player.user_id
+        if user_id not in self._unreachable:
+            return False
+        self._unreachable.discard(user_id)
+        self.state.delete("unreachable", user_id)
+        self._forget_told(lambda told: told[0] == user_id)
+        waiting = self._pending.pop(user_id, {})
+        for reply in waiting.values():
+            self._enqueue(reply)
+        home = self._home(user_id)
+        if home is not None and is_group(home):
+            channel = ChannelRef(PLATFORM, home)
+            for command in ("rack", "panel"):
+                replies = await self._handle(player, channel, command)
+                # Only what shows the game now: a "not your turn" note says nothing new.
+                self._send_all([r for r in replies if r.slot is not None], command)
+        return True
+
+    def _forget_told(self, which: Callable[[tuple[str, str]], bool]) -> None:
+        for told in [told for told in self._told if which(told)]:
+            self._told.discard(told)
+            self.state.delete("told", f"{told[0]}|{told[1]}")
 
     def _home(self, user_id: str) -> str | None:
         home = self.state.get("home", user_id)
@@ -549,8 +670,33 @@ class TelegramAdapter:
             return [Reply(channel, t(lang, "tg_failure"), private_to=player)]
 
     async def _run(self, player: PlayerRef, channel: ChannelRef, text: str) -> None:
-        replies = await self._handle(player, channel, text)
-        await asyncio.gather(*[self._enqueue(reply) for reply in replies])
+        """Run a command and queue what it caused; its sending does not hold up the chat's
+        next command (that would queue a group's commands behind its throttled output)."""
+        self._send_all(await self._handle(player, channel, text), text)
+
+    def _send_all(self, replies: list[Reply], command: str = "") -> list[asyncio.Future[bool]]:
+        """Queue one command's (or one timer's) replies together, so that a group's news lines
+        can share one message."""
+        if command and opens_lobby(command):
+            # A new lobby is a new message at the bottom of the chat, and so is its table:
+            # the group's queue forgets the old ones before it sends the lobby.
+            for reply in replies:
+                if reply.slot == "lobby" and reply.private_to is None:
+                    group = reply.channel.chat_id
+                    self._enqueue_job(
+                        int(self._post_chat(group)), functools.partial(self._new_lobby, group)
+                    )
+                    break
+        return [self._enqueue(reply) for reply in replies]
+
+    async def _new_lobby(self, group: str) -> bool:
+        # A new game: the group is told again about anyone it cannot reach.
+        self._forget_told(lambda told: told[1] == group)
+        for slot in ("lobby", "table"):
+            await self._save_record(
+                (group, slot, ""), f"{self._post_chat(group)}|{group}|{slot}", []
+            )
+        return True
 
     # --- outgoing ----------------------------------------------------------------------------
 
@@ -559,10 +705,16 @@ class TelegramAdapter:
 
         Replies for another platform's channels are not ours and are left alone.
         """
-        if reply.channel.platform != PLATFORM:
-            log.debug("Telegram: ignoring a reply for %s", reply.channel.key)
-            return
-        await self._enqueue(reply)
+        await self.deliver_many([reply])
+
+    async def deliver_many(self, replies: Sequence[Reply]) -> None:
+        """Send the replies of one timer or AI turn together (news lines share a message) and
+        wait until they are out."""
+        ours = [r for r in replies if r.channel.platform == PLATFORM]
+        if len(ours) < len(replies):
+            log.debug("Telegram: ignoring %d replies for other platforms", len(replies) - len(ours))
+        if ours:
+            await asyncio.gather(*self._send_all(ours))
 
     def _enqueue(self, reply: Reply) -> asyncio.Future[bool]:
         """Queue a reply behind earlier ones for the same chat, so edits land in order."""
@@ -570,34 +722,110 @@ class TelegramAdapter:
             destination = int(reply.private_to.user_id)
         else:
             destination = int(self._post_chat(reply.channel.chat_id))
-        return self._enqueue_job(destination, lambda: self._send(destination, reply))
+        return self._enqueue_job(destination, lambda: self._send(destination, reply), reply=reply)
 
     def _enqueue_job(
-        self, destination: int, job: Callable[[], Coroutine[Any, Any, bool]]
+        self, destination: int, job: Job, *, reply: Reply | None = None
     ) -> asyncio.Future[bool]:
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        queue = self._queues.setdefault(destination, asyncio.Queue())
-        queue.put_nowait((job, future))
+        queue = self._queues.setdefault(destination, collections.deque())
+        queue.append(QueueItem(job, future, reply))
         if destination not in self._workers:
             self._workers[destination] = asyncio.create_task(self._work(destination, queue))
         return future
 
-    async def _work(self, destination: int, queue: asyncio.Queue[QueueItem]) -> None:
-        """Send one chat's queue in order; the worker ends when the queue is empty."""
+    async def _work(self, destination: int, queue: collections.deque[QueueItem]) -> None:
+        """Send one chat's queue in order; the worker ends when the queue is empty.
+
+        News lines waiting together become one message, sent after the edits of messages
+        already in the chat that came between them (an edit does not move a message), so a
+        turn costs the group one new message, however many lines it has.
+        """
         try:
-            while not queue.empty():
-                job, future = queue.get_nowait()
-                try:
-                    result = await job()
-                except Exception:
-                    log.exception("Telegram: sending to %s failed", destination)
-                    result = False
-                if not future.done():
-                    future.set_result(result)
+            while queue:
+                item = queue.popleft()
+                if not is_plain_news(item.reply):
+                    await self._run_items(destination, [item], item.job)
+                    continue
+                news, edits = self._gather_news(item, queue)
+                for edit in edits:
+                    await self._run_items(destination, [edit], edit.job)
+                job = item.job
+                if len(news) > 1:
+                    merged = combine([n.reply for n in news if n.reply is not None])
+                    job = functools.partial(self._send, destination, merged)
+                await self._run_items(destination, news, job)
         finally:
             del self._workers[destination]
-            if queue.empty():
+            if not queue:
                 self._queues.pop(destination, None)
+
+    def _gather_news(
+        self, first: QueueItem, queue: collections.deque[QueueItem]
+    ) -> tuple[list[QueueItem], list[QueueItem]]:
+        """Take from the queue the news lines to merge with ``first`` and the in-place edits
+        that may go before them, up to the first item that is neither."""
+        news, edits = [first], []
+        assert first.reply is not None
+        while queue:
+            item = queue[0]
+            reply = item.reply
+            if reply is None or reply.channel != first.reply.channel:
+                break
+            if is_plain_news(reply):
+                news.append(queue.popleft())
+            elif reply.private_to is None and reply.slot is not None and self._has_slot(reply):
+                edits.append(queue.popleft())
+            else:
+                break
+        return news, edits
+
+    def _has_slot(self, reply: Reply) -> bool:
+        return bool(self._records.get((reply.channel.chat_id, reply.slot or "", "")))
+
+    def _slot_keys(self, chat: int, reply: Reply) -> tuple[tuple[str, str, str], str]:
+        """Where a slot's messages are recorded: the database key, and the state file's."""
+        owner = str(chat) if reply.private_to is not None else ""
+        legacy = f"{chat}|{reply.channel.chat_id}|{reply.slot}"
+        return (reply.channel.chat_id, reply.slot or "", owner), legacy
+
+    async def _load_record(self, key: tuple[str, str, str], legacy: str) -> list[dict[str, Any]]:
+        if key in self._records:
+            return self._records[key]
+        record: list[dict[str, Any]] | None = None
+        if self.messages is not None:
+            try:
+                record = await self.messages.get_parts(PLATFORM, *key)
+            except Exception:
+                log.exception("Telegram: could not read the stored message of %s", key)
+        if record is None:  # kept by an older version in the state file, or no database
+            record = self.state.get("slot", legacy) or []
+        self._records[key] = record
+        return record
+
+    async def _save_record(
+        self, key: tuple[str, str, str], legacy: str, record: list[dict[str, Any]]
+    ) -> None:
+        self._records[key] = record
+        if self.messages is not None:
+            try:
+                await self.messages.put_parts(PLATFORM, key[0], key[1], record, key[2])
+                if self.state.get("slot", legacy) is not None:
+                    self.state.delete("slot", legacy)  # one place for it from now on
+                return
+            except Exception:
+                log.exception("Telegram: could not store the message of %s", key)
+        self.state.put("slot", legacy, record)
+
+    async def _run_items(self, destination: int, items: list[QueueItem], job: Job) -> None:
+        try:
+            result = await job()
+        except Exception:
+            log.exception("Telegram: sending to %s failed", destination)
+            result = False
+        for item in items:
+            if not item.future.done():
+                item.future.set_result(result)
 
     async def _send(self, destination: int, reply: Reply) -> bool:
         """Show one reply in one chat; a private one to an unreachable user becomes a link."""
@@ -629,37 +857,30 @@ class TelegramAdapter:
                 return False
             log.info("Telegram: %s cannot be reached privately: %s", player.key, error)
             self._unreachable.add(player.user_id)
+            self.state.put("unreachable", player.user_id, True)
             self._keep_for_later(reply, player)
             self._link_notice(reply, player)
             return False
         return True
 
-    def _flush_pending(self, user_id: str) -> list[asyncio.Future[bool]]:
-        """Send what could not be sent while the user's chat was closed (latest of each)."""
-        waiting = self._pending.pop(user_id, {})
-        return [self._enqueue(reply) for reply in waiting.values()]
-
     def _keep_for_later(self, reply: Reply, player: PlayerRef) -> None:
-        """Keep a private reply until the user opens the chat: the latest one of each slot and
-        the last few others."""
+        """Keep the last few private notes until the user opens the chat again. Racks and
+        panels are not kept: they are asked for afresh then (a kept one would be stale)."""
+        if reply.slot is not None:
+            return
         waiting = self._pending.setdefault(player.user_id, {})
-        key = f"slot:{reply.channel.chat_id}:{reply.slot}" if reply.slot else f"note:{id(reply)}"
-        waiting.pop(key, None)
-        waiting[key] = reply
-        notes = [k for k in waiting if k.startswith("note:")]
-        for old in notes[:-PENDING_NOTES]:
+        waiting[f"note:{id(reply)}"] = reply
+        for old in list(waiting)[:-PENDING_NOTES]:
             del waiting[old]
 
     def _link_notice(self, reply: Reply, player: PlayerRef) -> None:
-        """Post in the group a button that opens the private chat (never the private content)."""
+        """Post in the group a button that opens the private chat (never the private content),
+        once each time the user's private chat closes (and once per new lobby)."""
         group = reply.channel.chat_id
-        if not is_group(group):
+        if not is_group(group) or (player.user_id, group) in self._told:
             return
-        now = time.monotonic()
-        last = self._notified.get((player.user_id, group))
-        if last is not None and now - last < self.config.link_notice_seconds:
-            return
-        self._notified[(player.user_id, group)] = now
+        self._told.add((player.user_id, group))
+        self.state.put("told", f"{player.user_id}|{group}", True)
         url = create_deep_linked_url(self.bot_username, start_payload(group))
 
         async def post() -> bool:
@@ -682,8 +903,8 @@ class TelegramAdapter:
         if reply.slot is None:
             await self._send_parts(chat, parts)
             return
-        key = f"{chat}|{reply.channel.chat_id}|{reply.slot}"
-        record: list[dict[str, Any]] = self.state.get("slot", key) or []
+        key, legacy = self._slot_keys(chat, reply)
+        record = await self._load_record(key, legacy)
         # Edit the messages whose kind still fits (the table photo stays where it is when its
         # text outgrows the caption), delete what is left over, send what is new.
         kept: list[dict[str, Any]] = []
@@ -693,13 +914,15 @@ class TelegramAdapter:
             try:
                 kept.append(await self._edit(chat, old, part))
             except BadRequest as error:
+                if "chat not found" in error.message.lower():
+                    raise
                 log.info("Telegram: could not edit slot %s, sending anew: %s", key, error)
                 break
         for old in record[len(kept) :]:
             with contextlib.suppress(TelegramError):
                 await self.app.bot.delete_message(chat, old["id"])
         kept += await self._send_parts(chat, parts[len(kept) :])
-        self.state.put("slot", key, kept)
+        await self._save_record(key, legacy, kept)
 
     async def _send_parts(self, chat: int, parts: list[Part]) -> list[dict[str, Any]]:
         sent = []
@@ -740,8 +963,12 @@ class TelegramAdapter:
                     link_preview_options=LinkPreviewOptions(is_disabled=True),
                 )
             elif part.image is not None and new["image"] != old["image"]:
+                # Raw bytes: PTB uploads them as a file part and points the InputMedia's
+                # ``media`` at it with attach://; an InputFile without attach=True would leave
+                # ``media`` out, which the Bot API refuses ("media not found").
                 media = InputMediaPhoto(
-                    InputFile(part.image.png, filename=part.image.filename),
+                    part.image.png,
+                    filename=part.image.filename,
                     caption=part.html,
                     parse_mode=ParseMode.HTML if part.html else None,
                 )

@@ -64,5 +64,10 @@ class TelegramState:
         self._db.execute("DELETE FROM kv WHERE ns = ? AND key = ?", (ns, key))
         self._db.commit()
 
+    def keys(self, ns: str) -> list[str]:
+        """Every key stored in a namespace."""
+        rows = self._db.execute("SELECT key FROM kv WHERE ns = ?", (ns,))
+        return [str(row[0]) for row in rows.fetchall()]
+
     def close(self) -> None:
         self._db.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,16 +17,16 @@ from pathlib import Path
 import aiohttp
 import pytest
 from PIL import Image as PILImage
-from telegram.ext import AIORateLimiter
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import ALL_VERBS, parse_command
 from bot.telegram import TelegramAdapter, TelegramConfig, run_telegram
 from bot.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
+from bot.telegram.pacing import Limits
 from bot.telegram.render import MAX_CALLBACK, split_text, to_html
 from tests.fakes.telegram_api import FakeTelegram
 
-# PTB's own AIORateLimiter reads RetryAfter.retry_after, which PTB 22 flags as changing type.
+# PTB 22 flags RetryAfter.retry_after as changing type when it is read.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 GROUP = -1001234567890
@@ -152,10 +153,10 @@ def make_adapter(
         state_path=str(tmp_path / "telegram-state.sqlite3"),
         poll_timeout=5,
         answer_within=0.1,
+        limits=Limits(backoff=0.02),
         **extra,  # type: ignore[arg-type]
     )
-    limiter = AIORateLimiter(overall_max_rate=1000, group_max_rate=1000, max_retries=3)
-    return TelegramAdapter(service, config, rate_limiter=limiter)
+    return TelegramAdapter(service, config)  # with its own pacing and retries
 
 
 @pytest.fixture
@@ -232,8 +233,11 @@ async def test_deep_link_for_a_player_who_never_started_the_bot(
     calls = len(game.calls)
     fake.open_deep_link(BOB, url)
     await settle(fake, adapter)
-    # What could not be sent is sent now (without asking the game again).
-    assert len(game.calls) == calls
+    # The rack and panel are asked for afresh (a kept copy could be stale by now).
+    assert game.calls[calls:] == [
+        (str(BOB), str(GROUP), "rack", False),
+        (str(BOB), str(GROUP), "panel", False),
+    ]
     panel = fake.chat_messages(BOB)[-1]
     assert panel.photo is not None and f"SECRET-{BOB}" in (panel.text or "")
     done = panel.button("Done")["callback_data"]
@@ -296,7 +300,7 @@ async def test_double_press_and_toasts(
     second = fake.press(panel, ANN, "Done")
     await settle(fake, adapter)
     assert game.turn == 1
-    assert fake.callback_answers[first][0].get("text") is None
+    assert fake.callback_answers[first][0].get("text") == "Done ✓"  # the short result
     assert fake.callback_answers[second][0]["text"] == "It's not your turn."
     table = await fake.wait_message(GROUP, lambda m: m.photo is not None)
     assert table.text == "Table after 1 turns. Players: Ann, Bob. Bob to play."
@@ -332,12 +336,13 @@ async def test_blocked_player_and_retry_after(
     await settle(fake, adapter)
     assert game.turn == 2
     assert [m for m in fake.chat_messages(GROUP) if "can't send" in (m.text or "")] == [notice]
-    # Bob unblocks and writes: the panel kept for him arrives first, up to date.
+    # Bob unblocks and writes: his panel is edited to how it is now (turn 2), not to the
+    # turn-1 panel that could not be sent while he was away.
     fake.unblock(BOB)
     fake.send_private(BOB, "status")
     await settle(fake, adapter)
     panel = next(m for m in fake.chat_messages(BOB) if m.photo is not None)
-    assert f"Turn 1. Your rack: SECRET-{BOB}" in (panel.text or "") and panel.edits == 1
+    assert f"Turn 2. Your rack: SECRET-{BOB}" in (panel.text or "") and panel.edits == 1
     assert game.calls[-1] == (str(BOB), str(GROUP), "status", False)
 
 
@@ -557,3 +562,65 @@ async def test_an_upgrade_the_bot_missed_is_learnt_from_the_first_failed_send(
     fake.send_group(new, ANN, "/status")
     await settle(fake, adapter)
     assert game.calls[-1] == (str(ANN), str(old), "status", True)
+
+
+# --- issue 15: messages as Telegram expects them ---------------------------------------------
+
+
+async def test_table_image_edit_is_accepted_by_the_bot_api(
+    fake: FakeTelegram, running: tuple[TelegramAdapter, TinyGame]
+) -> None:
+    """Defect 0: a new table image goes out as editMessageMedia with an attach:// file part,
+    which the Bot API accepts, so the photo is replaced in place (no delete and repost)."""
+    adapter, _game = running
+    fake.send_private(BOB, "/start")
+    for user in (ANN, BOB):
+        fake.send_group(GROUP, user, "/join")
+        await settle(fake, adapter)
+    fake.send_group(GROUP, ANN, "/done")
+    await settle(fake, adapter)
+    table = fake.chat_messages(GROUP)[-1]
+    assert table.photo is not None
+    first_photo = table.photo
+    mark = fake.mark()
+    fake.send_group(GROUP, BOB, "/done")
+    await settle(fake, adapter)
+    edits = [c for c in fake.calls[mark:] if c.method == "editMessageMedia"]
+    assert edits and all(c.ok for c in edits), [c.error for c in edits]
+    media = edits[0].params["media"]
+    assert str(media["media"]).startswith("attach://")
+    assert str(media["media"]).removeprefix("attach://") in edits[0].files
+    assert not [c for c in fake.calls[mark:] if c.method in ("deleteMessage", "sendPhoto")]
+    photos = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+    assert [m.message_id for m in photos] == [table.message_id]
+    assert photos[0].photo != first_photo and photos[0].edits == 1
+
+
+async def test_fake_refuses_input_media_the_bot_api_refuses(fake: FakeTelegram) -> None:
+    """The fake reads InputMedia like the Bot API server: no ``media``, or an attach:// name
+    that no file part carries, is 400 "can't parse InputMedia: media not found"."""
+    url = f"{fake.base_url}{fake.token}"
+    async with aiohttp.ClientSession() as session:
+        form = aiohttp.FormData()
+        form.add_field("chat_id", str(GROUP))
+        form.add_field("photo", png("red"), filename="t.png", content_type="image/png")
+        async with session.post(f"{url}/sendPhoto", data=form) as response:
+            sent = (await response.json())["result"]
+
+        async def edit(media: dict[str, object], file_name: str | None) -> tuple[int, str]:
+            form = aiohttp.FormData()
+            form.add_field("chat_id", str(GROUP))
+            form.add_field("message_id", str(sent["message_id"]))
+            form.add_field("media", json.dumps(media))
+            if file_name is not None:
+                form.add_field(file_name, png("blue"), filename="n.png", content_type="image/png")
+            async with session.post(f"{url}/editMessageMedia", data=form) as response:
+                body = await response.json()
+                return response.status, str(body.get("description", ""))
+
+        media_not_found = (400, "Bad Request: can't parse InputMedia: media not found")
+        # PTB's mistake: InputFile without attach=True leaves out "media" and names the part so.
+        assert await edit({"type": "photo"}, "media") == media_not_found
+        assert await edit({"type": "photo", "media": "attach://other"}, "upload") == media_not_found
+        status, _ = await edit({"type": "photo", "media": "attach://upload"}, "upload")
+        assert status == 200

@@ -15,13 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from telegram.ext import AIORateLimiter
-
 from bot.api import PlayerRef
 from bot.manager import GameManager, LiveTable
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from bot.telegram import TelegramAdapter, TelegramConfig
+from bot.telegram.pacing import Limits
 from engine.ai import choose_move
 from storage import Database
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
@@ -32,6 +31,7 @@ NAMES = {ANN: "Ann", BOB: "Bob"}
 DAY = 86400
 KEY = f"telegram:{GROUP}"
 MAX_TURNS = 400
+MINUTE = 2.0  # Telegram's limits per minute hold here per 2 s, on the fake and in the bot
 
 
 class RunningBot:
@@ -54,9 +54,9 @@ class RunningBot:
             api_base_url=fake.base_url,
             state_path=str(tmp_path / "telegram-state.sqlite3"),
             poll_timeout=5,
+            limits=Limits(minute=MINUTE, backoff=0.02),
         )
-        limiter = AIORateLimiter(overall_max_rate=1000, group_max_rate=1000, max_retries=3)
-        adapter = TelegramAdapter(manager, config, rate_limiter=limiter)
+        adapter = TelegramAdapter(manager, config)  # its own pacing, on the fake's clock
         await adapter.start()
         return cls(db, manager, adapter)
 
@@ -188,7 +188,7 @@ def moves_by(fake: FakeTelegram, name: str) -> int:
 
 
 async def test_whole_async_game_in_a_group(tmp_path: Path) -> None:
-    async with FakeTelegram(bot_username="rummikub_group_bot") as fake:
+    async with FakeTelegram(bot_username="rummikub_group_bot", minute=MINUTE) as fake:
         fake.add_user(ANN, "Ann")
         fake.add_user(BOB, "Bob", started=False)
         fake.add_group(GROUP, "Lunch break tiles", admins=[ANN])
@@ -255,7 +255,12 @@ async def play(
             assert any(c.chat_id == BOB and c.ok for c in fake.calls[mark:])
             stage = "unblocked"
         else:
+            sent = len(fake.group_sends(GROUP))
             await turn_in_private(fake, bot, user)
+            if KEY in bot.manager.tables:  # steady play: one new group message per turn
+                news = fake.group_sends(GROUP)[sent:]
+                assert len(news) == 1, [c.params.get("text") for c in news]
+    assert fake.throttled == 0
     assert stage == "unblocked", f"the game ended too early to try everything (stage {stage})"
 
     # --- the end: result and standings in the group, the table edited in place all along ------
@@ -280,7 +285,7 @@ async def double_press_done(fake: FakeTelegram, bot: RunningBot) -> None:
     second = fake.press(panel, BOB, "Done")
     await settle(fake, bot)
     assert moves_by(fake, "Bob") == before + 1
-    assert fake.callback_answers[first][0].get("text") is None
+    assert fake.callback_answers[first][0].get("text") == "Done ✓"  # the short result
     assert fake.callback_answers[second][0]["text"] == "It is not your turn; it is Ann's turn."
 
 
@@ -308,9 +313,19 @@ async def restart_and_time_out(
     reminder = newest(fake, GROUP, says("left in your turn"))
     assert 'href="tg://user?id=3001"' in (reminder.raw or "")
 
+    sent = len(fake.group_sends(GROUP))
     await clock.advance(3600)
     await bot.adapter.drain()
     assert newest(fake, GROUP, says("Time ran out for Ann, who draws a tile.")) is not None
+    # The timer's replies came as one batch: its news lines share one new group message
+    # (the other new message is the note that Bob cannot be reached).
+    news = [
+        c.params["text"]
+        for c in fake.group_sends(GROUP)[sent:]
+        if "can't send you" not in c.params["text"]
+    ]
+    assert len(news) == 1 and news[0].startswith("Time ran out for Ann"), news
+    assert "it's your turn" in news[0], news
     # Bob is next (after the AI): his panel can't reach him, so the group gets the link again.
     assert current_user(bot) == BOB
     notices = [m for m in fake.chat_messages(GROUP) if says("Bob, I can't send you")(m)]

@@ -314,6 +314,14 @@ class FakeDiscord:
             self.interactions[interaction.token] = interaction
         return interaction
 
+    def post_as(self, user: FakeUser, channel_id: int, content: str) -> FakeMessage:
+        """Someone else writes in the channel (so the bot's messages move up its history)."""
+        message = FakeMessage(snowflake(), channel_id, ("channel", channel_id), user, content)
+        message.snapshot()
+        with self.lock:
+            self.messages[message.id] = message
+        return message
+
     def rate_limit_next(self, method: str, path_prefix: str) -> None:
         """Answer the next matching request with a 429 (retry after 50 ms)."""
         with self.lock:

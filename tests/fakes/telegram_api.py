@@ -10,7 +10,12 @@ delivers.
 
 It checks what Telegram checks and our code could get wrong: callback data of at most 64 bytes,
 at most 100 buttons, text and caption lengths, well-formed HTML, "message is not modified",
-editing a message that does not exist, answering a callback query twice.
+editing a message that does not exist, answering a callback query twice, and InputMedia read as
+the Bot API server reads it (no ``media``, or an ``attach://`` name no file part carries: 400
+"can't parse InputMedia: media not found"). It enforces Telegram's limits: 20 new messages and
+20 edits a minute per group and 30 calls a second (429 with ``retry_after`` beyond), and
+callback answers refused after 15 s. Faults on demand: a 429 once, 5xx answers, a call held
+unanswered, a chat that is gone ("chat not found").
 """
 
 from __future__ import annotations
@@ -34,6 +39,14 @@ MAX_CAPTION = 1024
 MAX_BUTTONS = 100
 MAX_ROW = 8
 ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre"}
+
+
+_SERVER_ERRORS = {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
 
 
 class ApiError(Exception):
@@ -168,8 +181,24 @@ class FakeTelegram:
         token: str = "123456:TEST-TOKEN",
         bot_id: int = 777000111,
         bot_username: str = "rummikub_test_bot",
+        minute: float = 60.0,
+        second: float = 1.0,
+        group_per_minute: int = 20,
+        overall_per_second: int = 30,
+        callback_timeout: float = 15.0,
     ) -> None:
+        """``minute`` and ``second`` are the lengths of Telegram's limit windows here (a test
+        may shorten them, and its bot's pacing with them, to stay fast)."""
         self.token = token
+        self.minute, self.second = minute, second
+        self.group_per_minute, self.overall_per_second = group_per_minute, overall_per_second
+        self.callback_timeout = callback_timeout
+        self._sent_at: dict[tuple[int, str], list[float]] = {}  # (group, send|edit) -> times
+        self._calls_at: list[float] = []  # every call to a chat, for the overall limit
+        self._pressed_at: dict[str, float] = {}
+        self._failures: dict[str, list[int]] = {}
+        self.throttled = 0  # 429 answers given for going over a limit
+        self._holds: dict[str, asyncio.Event] = {}
         self.bot_user: dict[str, Any] = {
             "id": bot_id,
             "is_bot": True,
@@ -303,6 +332,23 @@ class FakeTelegram:
         """The next call of ``method`` answers 429 Too Many Requests with ``retry_after``."""
         self._retry_after[method] = seconds
 
+    def hold(self, method: str) -> asyncio.Event:
+        """Calls of ``method`` wait, unanswered, until the returned event is set (a slow
+        network or a throttled send, seen from the bot)."""
+        gate = self._holds[method] = asyncio.Event()
+        return gate
+
+    def forget_chat(self, user_id: int) -> None:
+        """The user's private chat is gone (deleted account): calls for it answer 400
+        "chat not found"."""
+        self.chats.pop(user_id, None)
+
+    def fail_next(self, method: str, *statuses: int, chat_id: int | None = None) -> None:
+        """The next calls of ``method`` (to ``chat_id``, if given) answer these server errors
+        (500, 502...), in order."""
+        key = method if chat_id is None else f"{method}:{chat_id}"
+        self._failures.setdefault(key, []).extend(statuses or (502,))
+
     # --- injecting updates -----------------------------------------------------------------
 
     def send_group(
@@ -346,6 +392,7 @@ class FakeTelegram:
             data = button["callback_data"]
         query_id = str(next(self._callback_ids))
         self.callback_answers[query_id] = []
+        self._pressed_at[query_id] = time.monotonic()
         self._push_update(
             {
                 "callback_query": {
@@ -462,22 +509,72 @@ class FakeTelegram:
             return self._answer(call, ApiError(401, "Unauthorized"))
         if method != "getUpdates":
             self.calls.append(call)
+        gate = self._holds.get(method)
+        if gate is not None:
+            await gate.wait()
         if self._retry_after.get(method):
             seconds = self._retry_after.pop(method)
             error = ApiError(
                 429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
             )
             return await self._finish(call, error)
+        failing = next(
+            (k for k in (f"{method}:{params.get('chat_id')}", method) if self._failures.get(k)),
+            None,
+        )
+        if failing is not None:
+            status = self._failures[failing].pop(0)
+            return await self._finish(call, ApiError(status, _SERVER_ERRORS.get(status, "Error")))
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return await self._finish(call, ApiError(404, "Not Found"))
         try:
+            self._flood_control(method, params)
             result = await handler(params, files)
         except ApiError as error:
             return await self._finish(call, error)
         except web.HTTPException:
             raise
         return await self._finish(call, result)
+
+    def _flood_control(self, method: str, params: dict[str, Any]) -> None:
+        """Telegram's limits: 20 new messages (and 20 edits) a minute per group, 30 calls a
+        second to chats in all; beyond them 429 with the seconds until there is room again."""
+        if "chat_id" not in params:
+            return
+        now = time.monotonic()
+        self._calls_at = [t for t in self._calls_at if now - t < self.second]
+        if len(self._calls_at) >= self.overall_per_second:
+            self._throttle(self._calls_at[0] + self.second - now)
+        try:
+            chat_id = int(params["chat_id"])
+        except ValueError:
+            chat_id = 0
+        kind = "send" if method.startswith("send") and method != "sendChatAction" else ""
+        kind = "edit" if method.startswith("edit") else kind
+        if chat_id < 0 and kind:
+            times = [t for t in self._sent_at.get((chat_id, kind), []) if now - t < self.minute]
+            self._sent_at[(chat_id, kind)] = times
+            if len(times) >= self.group_per_minute:
+                self._throttle(times[0] + self.minute - now)
+            times.append(now)
+        self._calls_at.append(now)
+
+    def _throttle(self, wait: float) -> None:
+        self.throttled += 1
+        seconds = max(1, int(wait + 0.999))
+        raise ApiError(429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds})
+
+    def group_sends(self, chat_id: int) -> list[ApiCall]:
+        """The accepted calls that posted a new message in the group."""
+        return [
+            c
+            for c in self.calls
+            if c.ok
+            and c.chat_id == chat_id
+            and c.method.startswith("send")
+            and c.method != "sendChatAction"
+        ]
 
     async def _finish(self, call: ApiCall, outcome: Any) -> web.Response:
         response = self._answer(call, outcome)
@@ -665,6 +762,37 @@ class FakeTelegram:
             return files[field_name]
         raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
 
+    def _input_media(self, media: Any, files: dict[str, bytes]) -> bytes:
+        """The photo an InputMedia names, read as the Bot API server reads it.
+
+        Its ``media`` field must be there: an ``attach://<name>`` pointing at a file part of
+        the request (a file part that no InputMedia points at is ignored), or the file_id of a
+        photo already sent. Anything else is refused with the server's own sentences.
+        """
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: can't parse InputMedia: media type is not photo")
+        value = media.get("media")
+        if not isinstance(value, str) or not value:
+            raise ApiError(400, "Bad Request: can't parse InputMedia: media not found")
+        if value.startswith("attach://"):
+            name = value.removeprefix("attach://")
+            if name not in files:
+                raise ApiError(400, "Bad Request: can't parse InputMedia: media not found")
+            data = files[name]
+            png_size(data)
+            return data
+        for message in self.messages.values():
+            if message.photo is not None and value in self._file_ids(message):
+                return message.photo
+        raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+
+    @staticmethod
+    def _file_ids(message: StoredMessage) -> set[str]:
+        return {
+            f"photo-{message.chat_id}-{message.message_id}-{edit}"
+            for edit in range(message.edits + 1)
+        }
+
     # --- the API methods -------------------------------------------------------------------
 
     async def _api_getMe(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
@@ -771,10 +899,8 @@ class FakeTelegram:
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
         media = params.get("media")
-        if not isinstance(media, dict) or media.get("type") != "photo":
-            raise ApiError(400, "Bad Request: can't parse InputMedia")
-        photo = self._upload(media.get("media"), files, "media")
-        png_size(photo)
+        photo = self._input_media(media, files)
+        assert isinstance(media, dict)
         raw = media.get("caption")
         text = None
         if raw is not None:
@@ -808,7 +934,8 @@ class FakeTelegram:
     ) -> Any:
         query_id = str(params.get("callback_query_id", ""))
         answers = self.callback_answers.get(query_id)
-        if answers is None or answers:
+        late = time.monotonic() - self._pressed_at.get(query_id, 0.0) > self.callback_timeout
+        if answers is None or answers or late:
             raise ApiError(
                 400,
                 "Bad Request: query is too old and response timeout expired or query ID is invalid",
