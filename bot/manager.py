@@ -639,6 +639,8 @@ class GameManager:
             return [self._lobby_reply(table, text)]
         # In a running game the seat is taken over by an AI so the others can finish; the
         # seat stays its player's in the match roster (their scores stay theirs).
+        if info.player is None:
+            return [self._public(table, t(lang, "kick_ai", name=info.name))]
         if not any(s.player for i, s in enumerate(table.seats) if i != seat):
             return [
                 self._public(table, text),
