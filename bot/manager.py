@@ -192,7 +192,7 @@ class GameManager:
         warn_before: float = 15.0,
         default_language: str = "en",
         shared: bool | None = None,
-        lease_seconds: float = 60.0,
+        lease_seconds: float = 30.0,
     ) -> None:
         self.db = db
         self.games = GameRepository(db)

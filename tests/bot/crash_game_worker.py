@@ -37,7 +37,10 @@ START = "start games=1 rack_size=7 threshold=0 timer=10"
 async def open_manager(args: argparse.Namespace, seed: int) -> tuple[Database, GameManager]:
     db = Database(args.url, schema=args.schema)
     await db.start()
-    manager = GameManager(db, presenter=Presenter(images=False), rng=random.Random(seed))
+    # a short lease: on PostgreSQL a restarted process takes over the dead one's AI moves soon
+    manager = GameManager(
+        db, presenter=Presenter(images=False), rng=random.Random(seed), lease_seconds=2.0
+    )
     errors: list[str] = []
 
     async def outbox(reply: Reply) -> None:
@@ -129,10 +132,16 @@ async def finish(args: argparse.Namespace) -> int:
     db, manager = await open_manager(args, args.seed)
     summary: dict[str, object] = {}
     try:
-        await asyncio.sleep(0.5)  # due AI moves run by themselves
-        waiting = [
-            key for key, table in manager.tables.items() if table.game is not None and table.ai_due
-        ]
+        waiting: list[str] = []
+        for _ in range(50):  # due AI moves run by themselves (after a dead owner's lease)
+            await asyncio.sleep(0.1)
+            waiting = [
+                key
+                for key, table in manager.tables.items()
+                if table.game is not None and table.ai_due
+            ]
+            if not waiting:
+                break
         summary["ai_waiting_after_resume"] = waiting
         for _ in range(5000):
             busy = False
