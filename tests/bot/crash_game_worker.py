@@ -151,7 +151,9 @@ async def finish(args: argparse.Namespace) -> int:
                 break
         summary["unfinished"] = sorted(manager.tables)
         summary["internal_errors"] = manager.internal_errors
-        summary["finished_games"] = len(await db.games.history(PLATFORM, CHANNELS[0].chat_id))
+        summary["finished_games"] = sum(
+            [len(await db.games.history(PLATFORM, c.chat_id, limit=1000)) for c in CHANNELS]
+        )
     finally:
         await manager.close()
         await db.close()
