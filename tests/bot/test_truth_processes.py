@@ -5,7 +5,10 @@ due AI move is acted on by exactly one of them."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,6 +29,7 @@ from tests.storage.conftest import needs_postgres
 CHANNEL = ChannelRef("duo", "table")
 ANN = PlayerRef("duo", "ann", "Ann")
 BOB = PlayerRef("duo", "bob", "Bob")
+ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
@@ -171,3 +175,57 @@ async def test_each_reminder_timeout_and_ai_move_is_acted_on_by_one_process(
             assert describe(one.manager.tables[CHANNEL.key]) == describe(
                 two.manager.tables[CHANNEL.key]
             )
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+async def test_two_real_processes_act_once_on_each_reminder_timeout_and_ai_move(
+    tmp_path: Path,
+) -> None:
+    """Two bot processes with real timers resume the same game on PostgreSQL; nobody plays,
+    so timers and the AI seat drive it. Every stored timeout and AI turn is announced once, and
+    each timed-out turn got exactly one reminder."""
+    url = needs_postgres()
+    async with scratch_schema(url) as schema:
+        db = Database(url, schema=schema)
+        await db.start()
+        try:
+            setup = GameManager(db, presenter=Presenter(images=False))
+            for text in ("start timer=10 threshold=0", "addbot easy", "deal"):
+                await setup.handle(ANN, CHANNEL, text)
+            await setup.close()  # its timers die with it; the workers take over
+            command = [sys.executable, "-m", "tests.bot.deadline_worker"]
+            args = ["--url", url, "--schema", schema, "--seconds", "24"]
+            workers = [
+                subprocess.Popen(
+                    command + args,
+                    cwd=ROOT,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                for _ in range(2)
+            ]
+            outputs = []
+            for worker in workers:
+                out, err = await asyncio.to_thread(worker.communicate, timeout=120)
+                assert worker.returncode == 0, err[-3000:]
+                outputs.append([json.loads(line) for line in out.splitlines() if line])
+            stored = await db.games.load_active(CHANNEL.platform, CHANNEL.chat_id)
+            assert stored is not None and stored.actions is not None
+        finally:
+            await db.close()
+    ann = next(i for i, s in enumerate(stored.seats) if s.player_id == ANN.user_id)
+    public = [e["text"] for lines in outputs for e in lines if "text" in e and not e["private"]]
+    timeouts = [a for a in stored.actions if a.startswith(f"{ann} timeout")]
+    ai_turns = [a for a in stored.actions if not a.startswith(f"{ann} ")]
+    assert len(timeouts) >= 2, stored.actions
+    assert sum(t.startswith("Time ran out for Ann") for t in public) == len(timeouts), public
+    ai_said = [t for t in public if t.startswith("AI 1") and ("drew" in t or "played" in t)]
+    # the AI turns after each timeout were announced once (one may predate the workers)
+    assert len(timeouts) <= len(ai_said) <= len(ai_turns), (public, stored.actions)
+    assert len(ai_said) >= len(ai_turns) - 1
+    reminders = [t for t in public if "left in your turn" in t]
+    # one per timed-out turn (the first may have passed its reminder before the workers ran)
+    assert len(timeouts) - 1 <= len(reminders) <= len(timeouts) + 1, public
+    assert all(lines[-1] == {"internal_errors": 0} for lines in outputs)
