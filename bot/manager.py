@@ -31,6 +31,8 @@ from bot.commands import (
     parse_command,
     parse_number,
     shorten,
+    split_turn_tag,
+    turn_tag,
     usage,
 )
 from bot.i18n import LANGUAGES, duration, say, t
@@ -249,10 +251,16 @@ class GameManager:
         lang = known.lang if known is not None else "en"
         # The turn this command was meant for: the one in play when it arrived.
         seen = known.turn_key if known is not None and known.game is not None else None
+        carried = False
         if len(text) > MAX_COMMAND:
             return [self._note(channel, player, t(lang, "too_long", most=MAX_COMMAND))]
         try:
             command = parse_command(text)
+            args, tag = split_turn_tag(command.args)
+            carried = tag is not None
+            if tag is not None:  # a button says which turn it was for
+                command = Command(command.verb, args)
+                seen = tag
             check_numbers(command.args, longest=7 if command.verb in SETTING_VERBS else 4)
         except CommandError as err:
             return [self._note(channel, player, await self._say_error(channel, err))]
@@ -261,7 +269,7 @@ class GameManager:
             return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
         try:
             async with self._lock(channel.key):
-                return await self._handle_locked(player, channel, command, admin, seen)
+                return await self._handle_locked(player, channel, command, admin, seen, carried)
         except RummikubError as err:
             return [self._note(channel, player, await self._say_error(channel, err))]
         except ConflictError:
@@ -272,6 +280,15 @@ class GameManager:
             await self._reload_quietly(channel)
             return [self._note(channel, player, t(await self._safe_language(channel), "error"))]
 
+    @staticmethod
+    def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]) -> bool:
+        """Whether a command meant for turn ``seen`` arrives when ``player`` is to move in a
+        later turn (when it is not their turn, they are told so instead)."""
+        if table.game is None or table.game.finished or table.turn_key == seen:
+            return False
+        seat = table.seat_of(player)
+        return seat is not None and seat == table.game.current
+
     async def _handle_locked(
         self,
         player: PlayerRef,
@@ -279,22 +296,27 @@ class GameManager:
         command: Command,
         admin: bool,
         seen: tuple[int | None, int] | None,
+        carried: bool,
     ) -> list[Reply]:
         verb, args = command.verb, command.args
-        memory = self.tables.get(channel.key)
+        if verb in TURN_BOUND and seen is not None and not carried:
+            # Derived: the turn in this process's copy when the command arrived. If this
+            # process ended it while the command waited (a double click queued behind the
+            # first, a timeout), the command must not act on the next turn.
+            memory = self.tables.get(channel.key)
+            if memory is not None and self._turn_over(memory, player, seen):
+                return [self._note(channel, player, t(memory.lang, "turn_over"))]
+        table = await self._current(channel)
+        # Carried by a button: checked against the stored game, so it holds across restarts
+        # and processes (an update delivered twice, an old panel).
         if (
             verb in TURN_BOUND
             and seen is not None
-            and memory is not None
-            and memory.game is not None
-            and memory.turn_key != seen
+            and carried
+            and table is not None
+            and self._turn_over(table, player, seen)
         ):
-            # This process ended that turn while the command waited (a double click, a
-            # timeout): it must not act on the next one.
-            seat = memory.seat_of(player)
-            if seat is not None and seat == memory.game.current:
-                return [self._note(channel, player, t(memory.lang, "turn_over"))]
-        table = await self._current(channel)
+            return [self._note(channel, player, t(table.lang, "turn_over"))]
         if verb == "start":
             if table is not None:
                 return [self._note(channel, player, t(table.lang, "already_running"))]
@@ -1263,6 +1285,7 @@ class GameManager:
         draft = table.draft or game.draft(seat)
         lang = table.lang
         sort_by = table.sort_by.get(info.player.key, "color")
+        tag = turn_tag(table.game_id, game.turn) if table.game_id is not None else ""
         text = self.presenter.draft_text(draft, lang=lang)
         if table.selection:
             target = str(table.target) if table.target else "new"
@@ -1291,8 +1314,8 @@ class GameManager:
                 Button(t(lang, "button_reset"), "reset"),
             ),
             (
-                Button(t(lang, "button_draw"), "draw", "secondary"),
-                Button(t(lang, "button_done"), "done", "success"),
+                Button(t(lang, "button_draw"), f"draw {tag}".strip(), "secondary"),
+                Button(t(lang, "button_done"), f"done {tag}".strip(), "success"),
             ),
         )
         images = await self.presenter.draft_images(draft, sort_by, lang=lang)

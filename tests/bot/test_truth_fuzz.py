@@ -151,6 +151,18 @@ class World:
             acted = [s for s in said if "already over" not in s and "not your turn" not in s]
             assert len(acted) == 1, said  # one click acted, the other changed nothing
             return "double-draw"
+        if roll < 0.36:  # a panel button clicked late (or delivered twice)
+            buttons = [
+                b.command
+                for r in self.sent[-200:]
+                if r.slot == "panel" and r.private_to == mover and r.channel == channel
+                for row in r.buttons
+                for b in row
+                if b.command.split()[0] in ("draw", "done")
+            ]
+            if buttons:
+                await self.say(mover, channel, rng.choice(buttons))
+                return "button"
         if roll < 0.45:
             assert table.game is not None
             melds = choose_move(table.game, table.game.current, "easy")
@@ -219,6 +231,6 @@ async def test_random_walk_memory_always_equals_the_stored_game(seed: int, tmp_p
             pytest.fail("some games never finished")
         await world.check("the end")
         finished = sum("Rummikub!" in r.text or "lowest rack" in r.text for r in world.sent)
-        assert finished >= 3
+        assert finished >= 2
     finally:
         await world.close()
