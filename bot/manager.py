@@ -59,6 +59,7 @@ from storage import (
 log = logging.getLogger(__name__)
 
 DEFAULT_AI = "medium"
+MAX_PENDING = 1000
 MAX_COMMAND = 2000  # characters; a whole table typed out in one arrange is about 600
 SETTING_VERBS = ("start", "settings")  # a timer may be up to a week of seconds
 TURN_BOUND = frozenset(
@@ -219,6 +220,8 @@ class GameManager:
         self._locks: dict[str, asyncio.Lock] = {}
         self._routes: dict[str, Outbox] = {}
         self._broadcast: list[Outbox] = []
+        self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -229,6 +232,14 @@ class GameManager:
             self._routes[platform] = outbox
         elif outbox not in self._broadcast:
             self._broadcast.append(outbox)
+        if self._pending:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # no loop yet: the next reply sent flushes nothing, keep them
+            task = loop.create_task(self._flush_pending())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def _lock(self, key: str) -> asyncio.Lock:
         """The channel's lock: every command and timer of a table runs under it, and a reload
@@ -450,13 +461,28 @@ class GameManager:
         return Reply(table.channel, text, **kw)
 
     async def _send(self, replies: Sequence[Reply]) -> None:
+        """Hand replies of timers and AI turns to their platform's outbox. Before any outbox is
+        registered (an AI move that was due at start-up runs at once, while the adapters are
+        still connecting) they are kept, and sent when one registers."""
         for reply in replies:
             route = self._routes.get(reply.channel.platform)
-            for outbox in [route] if route is not None else self._broadcast:
+            outboxes = [route] if route is not None else self._broadcast
+            if not outboxes:
+                if len(self._pending) < MAX_PENDING:
+                    self._pending.append(reply)
+                else:
+                    log.warning("no outbox for %s; a reply was dropped", reply.channel.key)
+                continue
+            for outbox in outboxes:
                 try:
                     await outbox(reply)
                 except Exception:  # an adapter failure must not stop the game
                     log.exception("outbox failed for %s", reply.channel.key)
+
+    async def _flush_pending(self) -> None:
+        """Send the kept replies that now have an outbox, in order."""
+        kept, self._pending = self._pending, []
+        await self._send(kept)
 
     async def _without_table(
         self, player: PlayerRef, channel: ChannelRef, verb: str, args: str

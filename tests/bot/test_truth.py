@@ -332,3 +332,47 @@ async def test_4_a_panel_button_from_an_earlier_turn_is_refused_even_after_a_res
         assert "drew a tile" in texts(await h.say(ANN, done))
     finally:
         await h.close()
+
+
+async def test_3_an_ai_move_due_at_start_up_is_announced_once_an_adapter_connects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "bot.db"
+    h = await Harness.open(path)
+    await h.say(ANN, "start")
+    await h.say(ANN, "addbot easy")
+    await h.say(ANN, "deal")
+    await human_to_move(h, ANN)
+
+    def dies(*args: object, **kwargs: object) -> object:
+        raise Killed
+
+    monkeypatch.setattr(manager_module, "choose_move", dies)
+    with pytest.raises(Killed):
+        await h.say(ANN, "draw")
+    monkeypatch.undo()
+    now = h.scheduler.now()
+    await h.close()
+    # The bot starts: the manager resumes before any adapter has registered its outbox.
+    from storage import Database
+
+    db = Database(f"sqlite+aiosqlite:///{path}")
+    await db.start()
+    clock = ManualScheduler(start=now)
+    manager = GameManager(db, scheduler=clock)
+    try:
+        await manager.resume()
+        await clock.advance(0)  # the due AI move runs before the adapters are connected
+        sent: list[Reply] = []
+
+        async def outbox(reply: Reply) -> None:
+            sent.append(reply)
+
+        manager.set_outbox(outbox, platform=CHANNEL.platform)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        said = texts(sent)
+        assert "AI 1 (easy)" in said and "it's your turn" in said
+    finally:
+        await manager.close()
+        await db.close()
