@@ -278,18 +278,20 @@ class GameManager:
         except BadNumber as err:
             said = await self._safe_language(channel)
             return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
-        try:
-            async with self._lock(channel.key):
+        async with self._lock(channel.key):  # a failure is undone under the lock too
+            try:
                 return await self._handle_locked(player, channel, command, admin, seen, carried)
-        except RummikubError as err:
-            return [self._note(channel, player, await self._say_error(channel, err))]
-        except ConflictError:
-            await self._reload_quietly(channel)
-            return [self._note(channel, player, t(await self._safe_language(channel), "busy"))]
-        except Exception:  # no exception ever reaches a user; the stored game is unchanged
-            self._internal("command %r failed in %s", shorten(text, 80), channel.key)
-            await self._reload_quietly(channel)
-            return [self._note(channel, player, t(await self._safe_language(channel), "error"))]
+            except RummikubError as err:
+                return [self._note(channel, player, await self._say_error(channel, err))]
+            except ConflictError:
+                await self._reload_quietly(channel)
+                said = await self._safe_language(channel)
+                return [self._note(channel, player, t(said, "busy"))]
+            except Exception:  # no exception ever reaches a user; the stored game is unchanged
+                self._internal("command %r failed in %s", shorten(text, 80), channel.key)
+                await self._reload_quietly(channel)
+                said = await self._safe_language(channel)
+                return [self._note(channel, player, t(said, "error"))]
 
     @staticmethod
     def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]) -> bool:
@@ -375,6 +377,11 @@ class GameManager:
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer, and reopen every
         stored lobby. Returns the count of games and lobbies."""
+        if not self.shared:
+            log.info(
+                "deadline leases are off (%s): run one bot process on this database",
+                self.db.dialect,
+            )
         stored = await self.games.list_active(with_actions=True)
         for record in stored:
             try:
