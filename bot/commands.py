@@ -118,6 +118,43 @@ class CommandError(RummikubError):
     """Input that is not a command; the message says what to type instead (translatable)."""
 
 
+class BadNumber(ValueError):
+    """A number in a command that is not plain ASCII digits of a sane length (``²``, ``３``,
+    a 5,000-digit meld number): refused before anything parses it."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"bad number {shorten(text)!r}")
+        self.text = text
+
+
+_NUMBER_RE = re.compile(r"[0-9]{1,4}")
+_DIGIT_RUN_RE = re.compile(r"[0-9]+")
+
+
+def parse_number(text: str) -> int | None:
+    """The one strict reader of numbers in commands: 1 to 4 ASCII digits, else None.
+
+    (``str.isdigit`` accepts ``²``, which ``int`` refuses, and ``int`` refuses 4,300+ digits.)
+    """
+    return int(text) if _NUMBER_RE.fullmatch(text) else None
+
+
+def check_numbers(text: str, *, longest: int = 4) -> None:
+    """Raise ``BadNumber`` if ``text`` holds a digit that is not ASCII, or a run of more than
+    ``longest`` ASCII digits: everything a command parser reads afterwards is then sane."""
+    for char in text:
+        if (char.isdigit() or char.isnumeric()) and not "0" <= char <= "9":
+            raise BadNumber(char)
+    for run in _DIGIT_RUN_RE.findall(text):
+        if len(run) > longest:
+            raise BadNumber(run)
+
+
+def shorten(text: str, limit: int = 24) -> str:
+    """A short quote of user input for a reply or a log line (never the whole of it)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     verb: str
@@ -143,7 +180,9 @@ def parse_command(text: str) -> Command:
             if close
             else Msg("Type help to see the commands.")
         )
-        raise CommandError("I don't know the command {word!r}. {hint}", word=word, hint=hint)
+        raise CommandError(
+            "I don't know the command {word!r}. {hint}", word=shorten(word), hint=hint
+        )
     return Command(verb, rest.strip())
 
 

@@ -157,6 +157,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "error": "Something went wrong on our side; nothing was changed. Please try again.",
         "busy": "Another move on this table was saved at the same moment; nothing was changed. "
         "Please try again.",
+        "turn_over": "That turn is already over; nothing was changed.",
+        "kick_ai": "{name} is an AI seat; it plays on until the game ends.",
+        "too_long": "That command is too long (at most {most} characters); nothing was changed.",
+        "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
     },
     "pl": {
         "lobby_open": "🀄 {host} otworzył stół Rummikub. Miejsca: {seats}. Dołączcie, dodajcie "
@@ -296,6 +300,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
         "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
         "Spróbuj ponownie.",
+        "turn_over": "Ta tura już się skończyła; nic nie zmieniono.",
+        "kick_ai": "{name} to miejsce AI; gra dalej do końca partii.",
+        "too_long": "To polecenie jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
+        "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
     },
 }
 

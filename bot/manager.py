@@ -12,15 +12,27 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
-import re
-from collections.abc import Awaitable, Callable, Sequence
+import socket
+import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
-from bot.commands import ALL_VERBS, CommandError, parse_command, usage
+from bot.commands import (
+    ALL_VERBS,
+    BadNumber,
+    Command,
+    CommandError,
+    check_numbers,
+    parse_command,
+    parse_number,
+    shorten,
+    usage,
+)
 from bot.i18n import LANGUAGES, duration, say, t
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
@@ -33,6 +45,7 @@ from engine.messages import Msg
 from engine.scoring import EndReason
 from engine.tiles import Edition, sort_tiles, tiles_text
 from storage import (
+    ClaimRepository,
     ConflictError,
     Database,
     GameRepository,
@@ -46,22 +59,41 @@ from storage import (
 log = logging.getLogger(__name__)
 
 DEFAULT_AI = "medium"
+MAX_PENDING = 1000
+MAX_COMMAND = 2000  # characters; a whole table typed out in one arrange is about 600
+SETTING_VERBS = ("start", "settings")  # a timer may be up to a week of seconds
+TURN_BOUND = frozenset(
+    ("draw", "done", "play", "move", "split", "swap", "arrange", "auto", "undo", "reset", "pick")
+) | {"target", "place"}
 
 
 @dataclass
 class SeatInfo:
+    """Who plays a seat. ``owner`` is the person whose seat it is in the match roster when an
+    AI plays it for them (``why``: "left" or "kicked"); scores stay with the owner."""
+
     player: PlayerRef | None
     ai: str | None
     name: str
+    owner: PlayerRef | None = None
+    why: str | None = None
 
     def stored(self, index: int) -> Seat:
-        player_id = self.player.user_id if self.player else f"ai-{index}"
-        return Seat(player_id=player_id, name=self.name, ai=self.ai)
+        if self.player is not None:
+            player_id = self.player.user_id
+        elif self.owner is not None:
+            player_id = self.owner.user_id
+        else:
+            player_id = f"ai-{index}"
+        return Seat(player_id=player_id, name=self.name, ai=self.ai, why=self.why)
 
 
 @dataclass
 class LiveTable:
-    """A channel's table: the lobby, then the match and its current game."""
+    """A channel's table: the lobby, then the match and its current game.
+
+    Everything here but the panel's selection and target and the rack sort order is rebuilt
+    exactly from storage (``describe`` shows what must match)."""
 
     channel: ChannelRef
     host: PlayerRef
@@ -77,11 +109,9 @@ class LiveTable:
     version: int = 0
     saved_actions: int = 0
     deadline: float | None = None
-    turn_token: int = 0
     selection: list[str] = field(default_factory=list)
     target: int | None = None
     sort_by: dict[str, str] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def seat_of(self, player: PlayerRef) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -94,6 +124,61 @@ class LiveTable:
         if self.game is None or self.game.finished:
             return None
         return self.seats[self.game.current]
+
+    @property
+    def ai_due(self) -> bool:
+        """An AI seat is to move: a job that is due now (a restart runs it)."""
+        seat = self.current_seat
+        return seat is not None and seat.ai is not None
+
+    @property
+    def turn_key(self) -> tuple[int | None, int]:
+        """Which turn of which game is being played (what a command or timer was meant for)."""
+        return (self.game_id, self.game.turn if self.game is not None else 0)
+
+
+def describe(table: LiveTable | None) -> dict[str, Any] | None:
+    """Everything about a table that storage must bring back, as comparable plain data:
+    seats (who is human, who is AI and why), host, rules, language, the whole position (table,
+    racks, pool, current player, turn), the draft, the match roster and results, the deadline
+    (to the millisecond) and whether an AI move is due."""
+    if table is None:
+        return None
+    game = table.game
+    match = table.match
+    return {
+        "channel": table.channel.key,
+        "phase": table.phase,
+        "host": table.host.user_id,
+        "rules": table.rules.to_text(),
+        "lang": table.lang,
+        "seats": [
+            (
+                s.player.user_id if s.player else None,
+                s.ai,
+                s.name,
+                s.owner.user_id if s.owner else None,
+                s.why,
+            )
+            for s in table.seats
+        ],
+        "game_id": table.game_id,
+        "version": table.version,
+        "position": game.to_text() if game is not None else None,
+        "log": list(game.log) if game is not None else None,
+        "draft": list(table.draft.steps) if table.draft is not None else [],
+        "match_id": table.match_id,
+        "match": (
+            None
+            if match is None
+            else (
+                match.games,
+                [(r.winner, tuple(r.scores)) for r in match.results],
+            )
+        ),
+        "deadline": None if table.deadline is None else round(table.deadline, 3),
+        "ai_due": table.ai_due,
+    }
 
 
 class GameManager:
@@ -109,6 +194,8 @@ class GameManager:
         rng: random.Random | None = None,
         warn_before: float = 15.0,
         default_language: str = "en",
+        shared: bool | None = None,
+        lease_seconds: float = 30.0,
     ) -> None:
         self.db = db
         self.games = GameRepository(db)
@@ -116,16 +203,25 @@ class GameManager:
         self.settings = SettingsRepository(db)
         self.stats = StatsRepository(db)
         self.lobbies = LobbyRepository(db)
+        self.claims = ClaimRepository(db)
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()
         self.default_rules = default_rules or Rules()
         self.rng = rng or random.Random()
         self.warn_before = warn_before
         self.default_language = default_language if default_language in LANGUAGES else "en"
+        # Several processes on one database (PostgreSQL): timeouts and AI moves are leased so
+        # one process acts on each. SQLite is for one process; reminders are claimed anyway.
+        self.shared = db.dialect == "postgresql" if shared is None else shared
+        self.lease_seconds = lease_seconds
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.internal_errors = 0
         self.tables: dict[str, LiveTable] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
         self._routes: dict[str, Outbox] = {}
         self._broadcast: list[Outbox] = []
-        self._create_lock = asyncio.Lock()
+        self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -136,44 +232,100 @@ class GameManager:
             self._routes[platform] = outbox
         elif outbox not in self._broadcast:
             self._broadcast.append(outbox)
+        if self._pending:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # no loop yet: the next reply sent flushes nothing, keep them
+            task = loop.create_task(self._flush_pending())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _lock(self, key: str) -> asyncio.Lock:
+        """The channel's lock: every command and timer of a table runs under it, and a reload
+        replaces the table but never the lock."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    def _internal(self, message: str, *args: object) -> None:
+        """Log an exception that reached a catch-all (a bug, never an answer) and count it."""
+        self.internal_errors += 1
+        log.error(message, *args, exc_info=True, extra={"internal_error": True})
 
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
     ) -> list[Reply]:
         """Run one command and return what to send; never raises for user input."""
-        lang = self.tables[channel.key].lang if channel.key in self.tables else "en"
+        known = self.tables.get(channel.key)
+        lang = known.lang if known is not None else "en"
+        # The turn this command was meant for: the one in play when it arrived.
+        seen = known.turn_key if known is not None and known.game is not None else None
+        if len(text) > MAX_COMMAND:
+            return [self._note(channel, player, t(lang, "too_long", most=MAX_COMMAND))]
         try:
             command = parse_command(text)
+            check_numbers(command.args, longest=7 if command.verb in SETTING_VERBS else 4)
         except CommandError as err:
             return [self._note(channel, player, await self._say_error(channel, err))]
+        except BadNumber as err:
+            said = await self._safe_language(channel)
+            return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
+        async with self._lock(channel.key):  # a failure is undone under the lock too
+            try:
+                return await self._handle_locked(player, channel, command, admin, seen)
+            except RummikubError as err:
+                return [self._note(channel, player, await self._say_error(channel, err))]
+            except ConflictError:
+                await self._reload_quietly(channel)
+                said = await self._safe_language(channel)
+                return [self._note(channel, player, t(said, "busy"))]
+            except Exception:  # no exception ever reaches a user; the stored game is unchanged
+                self._internal("command %r failed in %s", shorten(text, 80), channel.key)
+                await self._reload_quietly(channel)
+                said = await self._safe_language(channel)
+                return [self._note(channel, player, t(said, "error"))]
+
+    @staticmethod
+    def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]) -> bool:
+        """Whether a command meant for turn ``seen`` arrives when ``player`` is to move in a
+        later turn (when it is not their turn, they are told so instead)."""
+        if table.game is None or table.game.finished or table.turn_key == seen:
+            return False
+        seat = table.seat_of(player)
+        return seat is not None and seat == table.game.current
+
+    async def _handle_locked(
+        self,
+        player: PlayerRef,
+        channel: ChannelRef,
+        command: Command,
+        admin: bool,
+        seen: tuple[int | None, int] | None,
+    ) -> list[Reply]:
+        verb, args = command.verb, command.args
+        if verb in TURN_BOUND and seen is not None:
+            # Derived: the turn in this process's copy when the command arrived. If this
+            # process ended it while the command waited (a double click queued behind the
+            # first, a timeout), the command must not act on the next turn.
+            memory = self.tables.get(channel.key)
+            if memory is not None and self._turn_over(memory, player, seen):
+                return [self._note(channel, player, t(memory.lang, "turn_over"))]
+        table = await self._current(channel)
+        if verb == "start":
+            if table is not None:
+                return [self._note(channel, player, t(table.lang, "already_running"))]
+            replies = await self._start(player, channel, args)
+            await self._store_lobby(channel, None)
+            return replies
+        if table is None:
+            return await self._without_table(player, channel, verb, args)
+        before = self._lobby_data(channel)
         try:
-            if command.verb == "start":
-                replies = await self._start(player, channel, command.args)
-                started = self.tables.get(channel.key)
-                if started is not None:
-                    async with started.lock:
-                        await self._store_lobby(channel, None)
-                return replies
-            table = self.tables.get(channel.key) or await self._load_table(channel)
-            if table is None:
-                return await self._without_table(player, channel, command.verb, command.args)
-            async with table.lock:
-                if self.tables.get(channel.key) is not table:
-                    return [self._note(channel, player, t(lang, "no_game"))]
-                before = self._lobby_data(channel)
-                try:
-                    return await self._dispatch(table, player, command.verb, command.args, admin)
-                finally:
-                    await self._store_lobby(channel, before)
-        except RummikubError as err:
-            return [self._note(channel, player, await self._say_error(channel, err))]
-        except ConflictError:
-            await self._reload(channel)
-            return [self._note(channel, player, t(lang, "busy"))]
-        except Exception:  # no exception ever reaches a user; the game state is unchanged
-            log.exception("command %r failed in %s", text, channel.key)
-            await self._reload(channel)
-            return [self._note(channel, player, t(await self._safe_language(channel), "error"))]
+            return await self._dispatch(table, player, verb, args, admin)
+        finally:
+            await self._store_lobby(channel, before)
 
     async def language(self, channel: ChannelRef) -> str:
         """The language the bot speaks in ``channel`` (read-only): its table's, else the
@@ -190,7 +342,11 @@ class GameManager:
         return str(settings.language)
 
     async def _say_error(self, channel: ChannelRef, err: RummikubError) -> str:
-        """A rules or input error in the channel's language."""
+        """A rules or input error in the channel's language, quoting at most a short piece of
+        what was typed."""
+        message = getattr(err, "msg", None)
+        if isinstance(message, Msg):
+            return say(await self._safe_language(channel), _short_quotes(message))
         return say(await self._safe_language(channel), err)
 
     async def _safe_language(self, channel: ChannelRef) -> str:
@@ -198,18 +354,23 @@ class GameManager:
         try:
             return await self.language(channel)
         except Exception:
-            log.exception("cannot read the language of %s", channel.key)
+            self._internal("cannot read the language of %s", channel.key)
             return "en"
 
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer, and reopen every
         stored lobby. Returns the count of games and lobbies."""
+        if not self.shared:
+            log.info(
+                "deadline leases are off (%s): run one bot process on this database",
+                self.db.dialect,
+            )
         stored = await self.games.list_active(with_actions=True)
         for record in stored:
             try:
                 table = await self._table_from_record(record)
-            except (RummikubError, ValueError, KeyError) as err:
-                log.error("cannot resume game %s: %s", record.id, err)
+            except Exception:
+                self._internal("cannot resume game %s", record.id)
                 continue
             self.tables[table.channel.key] = table
             self._arm_timers(table)
@@ -226,8 +387,8 @@ class GameManager:
             try:
                 self.tables[channel.key] = self._lobby_from_data(channel, data)
                 count += 1
-            except (RummikubError, ValueError, KeyError, TypeError) as err:
-                log.error("cannot reopen the lobby of %s: %s", channel.key, err)
+            except Exception:
+                self._internal("cannot reopen the lobby of %s", channel.key)
         return count
 
     def _lobby_data(self, channel: ChannelRef) -> dict[str, Any] | None:
@@ -274,7 +435,7 @@ class GameManager:
             else:
                 await self.lobbies.save(channel.platform, channel.chat_id, after)
         except Exception:
-            log.exception("cannot store the lobby of %s", channel.key)
+            self._internal("cannot store the lobby of %s", channel.key)
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -290,23 +451,41 @@ class GameManager:
         return Reply(table.channel, text, **kw)
 
     async def _send(self, replies: Sequence[Reply]) -> None:
+        """Hand replies of timers and AI turns to their platform's outbox. Before any outbox is
+        registered (an AI move that was due at start-up runs at once, while the adapters are
+        still connecting) they are kept, and sent when one registers."""
         # An outbox with ``many`` (bot.api.BatchOutbox) takes its platform's replies at once.
+        single: list[Reply] = []
         for platform in dict.fromkeys(r.channel.platform for r in replies):
-            route = self._routes.get(platform)
-            many = getattr(route, "many", None)
-            if many is not None:
-                try:
-                    await many([r for r in replies if r.channel.platform == platform])
-                except Exception:  # an adapter failure must not stop the game
-                    log.exception("outbox failed for %s replies", platform)
-        replies = [r for r in replies if not hasattr(self._routes.get(r.channel.platform), "many")]
+            batch = [r for r in replies if r.channel.platform == platform]
+            many = getattr(self._routes.get(platform), "many", None)
+            if many is None:
+                single.extend(batch)
+                continue
+            try:
+                await many(batch)
+            except Exception:  # an adapter failure must not stop the game
+                log.exception("outbox failed for %s replies", platform)
+        replies = single
         for reply in replies:
             route = self._routes.get(reply.channel.platform)
-            for outbox in [route] if route is not None else self._broadcast:
+            outboxes = [route] if route is not None else self._broadcast
+            if not outboxes:
+                if len(self._pending) < MAX_PENDING:
+                    self._pending.append(reply)
+                else:
+                    log.warning("no outbox for %s; a reply was dropped", reply.channel.key)
+                continue
+            for outbox in outboxes:
                 try:
                     await outbox(reply)
                 except Exception:  # an adapter failure must not stop the game
                     log.exception("outbox failed for %s", reply.channel.key)
+
+    async def _flush_pending(self) -> None:
+        """Send the kept replies that now have an outbox, in order."""
+        kept, self._pending = self._pending, []
+        await self._send(kept)
 
     async def _without_table(
         self, player: PlayerRef, channel: ChannelRef, verb: str, args: str
@@ -422,18 +601,15 @@ class GameManager:
     # ----- lobby ---------------------------------------------------------------------------
 
     async def _start(self, player: PlayerRef, channel: ChannelRef, args: str) -> list[Reply]:
-        async with self._create_lock:
-            if channel.key in self.tables:
-                lang = self.tables[channel.key].lang
-                return [self._note(channel, player, t(lang, "already_running"))]
-            settings = await self.settings.get(channel.platform, channel.chat_id)
-            rules = self._rules_from_settings(settings)
-            for part in args.split():
-                key, _, value = part.partition("=")
-                rules = rules.with_setting(key, value)
-            table = LiveTable(channel, player, rules, lang=self._language_of(settings))
-            table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
-            self.tables[channel.key] = table
+        """Open a lobby (the caller holds the channel's lock and found no table)."""
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        rules = self._rules_from_settings(settings)
+        for part in args.split():
+            key, _, value = part.partition("=")
+            rules = rules.with_setting(key, value)
+        table = LiveTable(channel, player, rules, lang=self._language_of(settings))
+        table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
+        self.tables[channel.key] = table
         lang = table.lang
         reply = self._lobby_reply(
             table, t(lang, "lobby_open", host=table.seats[0].name, seats=self._seats_text(table))
@@ -508,7 +684,9 @@ class GameManager:
             return [self._note(table.channel, player, t(lang, "not_seated"))]
         return await self._remove_seat(table, seat, t(lang, "left", name=table.seats[seat].name))
 
-    async def _remove_seat(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
+    async def _remove_seat(
+        self, table: LiveTable, seat: int, text: str, why: str = "left"
+    ) -> list[Reply]:
         lang = table.lang
         info = table.seats[seat]
         if table.phase == "lobby":
@@ -519,15 +697,45 @@ class GameManager:
             if info.player is not None and info.player.same_person(table.host):
                 table.host = next(s.player for s in table.seats if s.player)
             return [self._lobby_reply(table, text)]
-        # In a running game the seat is taken over by an AI so the others can finish.
-        table.seats[seat] = SeatInfo(None, DEFAULT_AI, f"{info.name} (AI)")
-        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
-        if not any(s.player for s in table.seats):
-            replies.extend(await self._cancel_game(table, info.name))
-            return replies
-        if table.game is not None and table.game.current == seat:
+        # In a running game the seat is taken over by an AI so the others can finish; the
+        # seat stays its player's in the match roster (their scores stay theirs).
+        if info.player is None:
+            return [self._public(table, t(lang, "kick_ai", name=info.name))]
+        if not any(s.player for i, s in enumerate(table.seats) if i != seat):
+            return [
+                self._public(table, text),
+                *await self._cancel_game(table, info.name),
+            ]
+        table.seats[seat] = SeatInfo(
+            None,
+            DEFAULT_AI,
+            f"{info.name} (AI)",
+            owner=info.owner
+            or (info.player and PlayerRef(info.player.platform, info.player.user_id)),
+            why=why,
+        )
+        if info.player is not None and info.player.same_person(table.host):
+            table.host = next(s.player for s in table.seats if s.player)
+        game = table.game
+        assert game is not None and table.game_id is not None
+        if game.current == seat:
             table.draft = None
-            replies.extend(await self._run_ai_turns(table))
+            table.selection, table.target = [], None
+            table.deadline = self.scheduler.now()  # the AI's move is due now
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=[],
+            deadline=_dt(table.deadline) if table.deadline is not None else None,
+            draft=table.draft.steps if table.draft is not None else [],
+            turn=game.turn,
+            seats=[s.stored(i) for i, s in enumerate(table.seats)],
+            setup=self._setup_text(table),
+        )
+        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
+        if game.current == seat:
+            replies.extend(await self._begin_turn(table))
         return replies
 
     async def _addbot(
@@ -559,8 +767,10 @@ class GameManager:
             return [self._note(table.channel, player, t(lang, "host_only"))]
         what = args.strip().lstrip("#")
         index = None
-        if what.isdigit() and 1 <= int(what) <= len(table.seats):
-            index = int(what) - 1
+        number = parse_number(what)
+        if number is not None:
+            if 1 <= number <= len(table.seats):
+                index = number - 1
         else:
             for i, seat in enumerate(table.seats):
                 if what and (
@@ -573,11 +783,11 @@ class GameManager:
                 self._note(
                     table.channel,
                     player,
-                    t(lang, "bad_seat", what=what or "?", count=len(table.seats)),
+                    t(lang, "bad_seat", what=shorten(what) or "?", count=len(table.seats)),
                 )
             ]
         name = table.seats[index].name
-        return await self._remove_seat(table, index, t(lang, "kicked", name=name))
+        return await self._remove_seat(table, index, t(lang, "kicked", name=name), "kicked")
 
     async def _settings(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
@@ -698,14 +908,21 @@ class GameManager:
             }
         )
 
+    def _next_deadline(self, table: LiveTable) -> float:
+        """When the turn now beginning ends: a human's after the turn timer; an AI's move is
+        due at once (stored like any deadline, so a restart runs it)."""
+        now = self.scheduler.now()
+        return now if table.ai_due else now + table.rules.turn_seconds
+
     async def _new_game(self, table: LiveTable) -> list[Reply]:
         assert table.match is not None
         seed = self.rng.randrange(2**62)
         game = Game.new(len(table.seats), seed, table.rules)
         table.game = game
         table.draft = None
+        table.selection, table.target = [], None
         table.saved_actions = 0
-        deadline = self.scheduler.now() + table.rules.turn_seconds
+        deadline = self._next_deadline(table)
         stored = await self.games.create(
             platform=table.channel.platform,
             channel_id=table.channel.chat_id,
@@ -720,6 +937,7 @@ class GameManager:
         )
         table.game_id = stored.id
         table.version = stored.version
+        table.deadline = deadline
         lang = table.lang
         starter = table.seats[game.starter].name
         text = t(
@@ -729,17 +947,14 @@ class GameManager:
         for seat, info in enumerate(table.seats):
             if info.player is not None:
                 replies.append(await self._rack_reply(table, seat))
-        replies.extend(await self._begin_turn(table, deadline))
+        replies.extend(await self._begin_turn(table))
         return replies
 
-    async def _begin_turn(self, table: LiveTable, deadline: float | None = None) -> list[Reply]:
+    async def _begin_turn(self, table: LiveTable) -> list[Reply]:
+        """Start the turn that is stored as begun: an AI moves now, a human gets the table,
+        the call and their panel, and the timers are armed."""
         game = table.game
         assert game is not None
-        table.turn_token += 1
-        table.selection = []
-        table.target = None
-        table.draft = None
-        table.deadline = deadline or self.scheduler.now() + table.rules.turn_seconds
         seat = table.seats[game.current]
         if seat.ai is not None:
             self._cancel_timers(table)
@@ -763,44 +978,96 @@ class GameManager:
         return replies
 
     def _arm_timers(self, table: LiveTable) -> None:
-        if table.game is None or table.deadline is None or table.game.finished:
+        """Schedule what the stored game says is next: a due AI move at once, else the
+        reminder and the timeout of the human's turn. Each timer knows the turn it is for."""
+        self._cancel_timers(table)
+        game = table.game
+        if game is None or game.finished or table.game_id is None:
             return
         key = table.channel.key
-        token = table.turn_token
+        turn = table.turn_key
+        if table.ai_due:
+            self.scheduler.schedule_at(
+                f"{key}:ai", self.scheduler.now(), lambda: self._on_timer(key, turn, "ai")
+            )
+            return
+        if table.deadline is None:
+            return
         seconds = table.rules.turn_seconds
         before = self.warn_before if seconds < 3600 else min(3600.0, seconds / 4)
         warn_at = table.deadline - before
         if warn_at > self.scheduler.now() and seconds > 2 * before:
-            self.scheduler.schedule_at(f"{key}:warn", warn_at, lambda: self._warn(key, token))
+            self.scheduler.schedule_at(
+                f"{key}:warn", warn_at, lambda: self._on_timer(key, turn, "warn")
+            )
         self.scheduler.schedule_at(
-            f"{key}:expire", table.deadline, lambda: self._expire(key, token)
+            f"{key}:expire", table.deadline, lambda: self._on_timer(key, turn, "expire")
         )
 
     def _cancel_timers(self, table: LiveTable) -> None:
-        self.scheduler.cancel(f"{table.channel.key}:warn")
-        self.scheduler.cancel(f"{table.channel.key}:expire")
+        for kind in ("warn", "expire", "ai"):
+            self.scheduler.cancel(f"{table.channel.key}:{kind}")
 
-    async def _on_timer(
-        self, key: str, token: int, action: Callable[[LiveTable], Awaitable[list[Reply]]]
-    ) -> None:
-        """Run a timer's action if its turn is still the one being played, then send."""
-        table = self.tables.get(key)
-        if table is None:
-            return
-        async with table.lock:
-            if table.turn_token != token or table.game is None or table.game.finished:
+    async def _on_timer(self, key: str, turn: tuple[int | None, int], kind: str) -> None:
+        """Run a timer's job if its turn is still the one being played (checked against
+        storage, so a process never acts on a stale copy), then send what it says. No
+        exception escapes: a failure is logged, counted, and the stored game reloaded."""
+        replies: list[Reply] = []
+        async with self._lock(key):
+            table = self.tables.get(key)
+            if table is None:
                 return
+            channel = table.channel
             try:
-                replies = await action(table)
+                current = await self._fresh(table)
+                if current is None or current.game is None or current.game.finished:
+                    return
+                if current.turn_key != turn:
+                    return  # that turn is over (the fresh copy armed its own timers)
+                if kind == "ai" and not current.ai_due:
+                    return
+                if kind != "ai" and not await self._claim(current, kind):
+                    return  # another process acts on it (_run_ai_turns claims AI moves)
+                if kind == "warn":
+                    replies = self._warning(current)
+                elif kind == "expire":
+                    replies = await self._time_out(current)
+                else:
+                    replies = await self._run_ai_turns(current)
             except ConflictError:
-                await self._reload(table.channel)
+                await self._reload_quietly(channel)
+                return
+            except Exception:
+                self._internal("the %s timer of %s failed", kind, key)
+                await self._reload_quietly(channel)
                 return
         await self._send(replies)
 
-    async def _warn(self, key: str, token: int) -> None:
-        await self._on_timer(key, token, self._warning)
+    async def _claim(self, table: LiveTable, kind: str) -> bool:
+        """Whether this process acts on the table's current deadline of ``kind``. Reminders
+        are claimed for good (sent at most once, by one process). In shared mode timeouts and
+        AI moves are leased; a process that loses checks again when the lease runs out."""
+        if kind != "warn" and not self.shared:
+            return True
+        game_id, turn = table.turn_key
+        assert game_id is not None
+        now = self.scheduler.now()
+        until = None if kind == "warn" else _dt(now + self.lease_seconds)
+        won = await self.claims.claim(
+            game_id, turn, kind, owner=self.owner, now=_dt(now), until=until
+        )
+        if won is True:
+            return True
+        if isinstance(won, datetime):  # someone else holds a lease: look again after it
+            key, turn_key = table.channel.key, table.turn_key
+            self.scheduler.schedule_at(
+                f"{key}:{kind}",
+                won.timestamp() + 0.5,
+                lambda: self._on_timer(key, turn_key, kind),
+            )
+        return False
 
-    async def _warning(self, table: LiveTable) -> list[Reply]:
+    def _warning(self, table: LiveTable) -> list[Reply]:
         assert table.game is not None
         seat = table.seats[table.game.current]
         if seat.player is None or table.deadline is None:
@@ -811,9 +1078,6 @@ class GameManager:
             Reply(table.channel, text, private_to=seat.player),
             self._public(table, text, mentions=(seat.player,)),
         ]
-
-    async def _expire(self, key: str, token: int) -> None:
-        await self._on_timer(key, token, self._time_out)
 
     async def _time_out(self, table: LiveTable) -> list[Reply]:
         assert table.game is not None
@@ -831,11 +1095,14 @@ class GameManager:
         return await self._after_turn(table, outcome)
 
     async def _after_turn(self, table: LiveTable, outcome: TurnOutcome) -> list[Reply]:
-        """Persist the finished turn, then announce it and start the next one."""
+        """Persist the finished turn (with the next deadline, or the result), then announce it
+        and start the next turn. A failure to store leaves memory ahead of storage; the
+        caller's catch-all reloads the stored game."""
         game = table.game
         assert game is not None and table.game_id is not None
         self._cancel_timers(table)
         table.draft = None
+        table.selection, table.target = [], None
         new_actions = game.log[table.saved_actions :]
         if game.finished:
             assert game.result is not None
@@ -849,8 +1116,9 @@ class GameManager:
                 scores=list(result.scores),
                 winner=result.winner,
             )
+            table.deadline = None
         else:
-            deadline = self.scheduler.now() + table.rules.turn_seconds
+            deadline = self._next_deadline(table)
             table.version = await self.games.save_turn(
                 table.game_id,
                 expected_version=table.version,
@@ -860,6 +1128,7 @@ class GameManager:
                 draft=[],
                 turn=game.turn,
             )
+            table.deadline = deadline
         table.saved_actions = len(game.log)
         replies = [self._public(table, self._outcome_text(table, outcome))]
         mover = table.seats[outcome.seat]
@@ -868,7 +1137,7 @@ class GameManager:
         if game.finished:
             replies.extend(await self._game_over(table))
             return replies
-        replies.extend(await self._begin_turn(table, deadline))
+        replies.extend(await self._begin_turn(table))
         return replies
 
     def _outcome_text(self, table: LiveTable, outcome: TurnOutcome) -> str:
@@ -908,51 +1177,29 @@ class GameManager:
         return replies
 
     async def _run_ai_turns(self, table: LiveTable) -> list[Reply]:
-        """Play AI seats until a human is to move or the game ends."""
-        replies: list[Reply] = []
+        """The AI seat to move plays its turn, then the game goes on (another AI seat plays
+        too, until a human is to move or the game ends). Every AI turn is stored before the
+        next begins; in shared mode each AI move is leased first so one process plays it."""
         game = table.game
         assert game is not None
-        while not game.finished and table.seats[game.current].ai is not None:
-            seat = game.current
-            level = table.seats[seat].ai or DEFAULT_AI
-            melds = await asyncio.to_thread(choose_move, game, seat, level)
-            outcome: TurnOutcome | None = None
-            if melds is not None:
-                draft = game.draft(seat)
-                try:
-                    draft.arrange_melds(melds)
-                    outcome = game.commit(draft)
-                except RummikubError as err:  # never expected: the AI uses the same checks
-                    log.error("AI move refused (%s); drawing instead", err)
-            if outcome is None:
-                outcome = game.draw(seat)
-            if game.finished or table.seats[game.current].ai is not None:
-                # Persist and announce without starting a human turn yet.
-                replies.extend(await self._after_ai_turn(table, outcome))
-                if game is not table.game:  # a new game of the match was dealt
-                    return replies
-                continue
-            replies.extend(await self._after_turn(table, outcome))
-            return replies
-        return replies
-
-    async def _after_ai_turn(self, table: LiveTable, outcome: TurnOutcome) -> list[Reply]:
-        game = table.game
-        assert game is not None and table.game_id is not None
-        if game.finished:
-            return await self._after_turn(table, outcome)
-        new_actions = game.log[table.saved_actions :]
-        table.version = await self.games.save_turn(
-            table.game_id,
-            expected_version=table.version,
-            snapshot=game.to_text(),
-            new_actions=new_actions,
-            deadline=None,
-            draft=[],
-            turn=game.turn,
-        )
-        table.saved_actions = len(game.log)
-        return [self._public(table, self._outcome_text(table, outcome))]
+        if game.finished or not table.ai_due:
+            return []
+        if not await self._claim(table, "ai"):
+            return []
+        seat = game.current
+        level = table.seats[seat].ai or DEFAULT_AI
+        melds = await asyncio.to_thread(choose_move, game, seat, level)
+        outcome: TurnOutcome | None = None
+        if melds is not None:
+            draft = game.draft(seat)
+            try:
+                draft.arrange_melds(melds)
+                outcome = game.commit(draft)
+            except RummikubError:  # never expected: the AI uses the same checks
+                self._internal("AI move refused in %s; drawing instead", table.channel.key)
+        if outcome is None:
+            outcome = game.draw(seat)
+        return await self._after_turn(table, outcome)
 
     # ----- the draft -----------------------------------------------------------------------
 
@@ -997,11 +1244,12 @@ class GameManager:
 
     async def _target(self, table: LiveTable, seat: int, args: str) -> Reply:
         value = args.strip().lower().lstrip("#")
+        number = parse_number(value)
         if value in ("", "new"):
             table.target = None
-        elif re.fullmatch(r"[0-9]{1,4}", value):
+        elif number is not None:
             draft = self._draft_for(table, seat)
-            table.target = draft._slot_index(int(value)) + 1  # no such meld: says which exist
+            table.target = draft._slot_index(number) + 1  # no such meld: says which exist
         else:
             raise CommandErrorAsRule(usage("target"))
         return await self._panel_reply(table, seat)
@@ -1233,16 +1481,22 @@ class GameManager:
     # ----- restart -------------------------------------------------------------------------
 
     async def _table_from_record(self, record: Any) -> LiveTable:
+        """Rebuild a live table from its stored game alone (see ``describe``)."""
         setup = json.loads(record.setup)
         rules = Rules.from_text(setup["rules"])
         channel = ChannelRef(record.platform, record.channel_id)
         host = PlayerRef(record.platform, setup["host"]["user_id"], setup["host"]["name"])
-        seats = [
-            SeatInfo(
-                None if s.ai else PlayerRef(record.platform, s.player_id, s.name), s.ai, s.name
-            )
-            for s in record.seats
-        ]
+        seats = []
+        for s in record.seats:
+            if s.ai is None:
+                seats.append(
+                    SeatInfo(PlayerRef(record.platform, s.player_id, s.name), None, s.name)
+                )
+            elif s.why is not None:
+                owner = PlayerRef(record.platform, s.player_id)
+                seats.append(SeatInfo(None, s.ai, s.name, owner=owner, why=s.why))
+            else:
+                seats.append(SeatInfo(None, s.ai, s.name))
         table = LiveTable(
             channel, host, rules, lang=setup.get("lang", "en"), seats=seats, phase="playing"
         )
@@ -1255,9 +1509,9 @@ class GameManager:
         if record.match_id is not None:
             match = await self.matches.load(record.match_id)
             engine_match = Match(len(seats), match.games_planned)
-            for r in match.results:
-                from engine.scoring import GameResult
+            from engine.scoring import GameResult
 
+            for r in match.results:
                 winner = r.winner if r.winner is not None else 0
                 engine_match.results.append(
                     GameResult(EndReason.OUT, winner, tuple(r.scores), tuple(0 for _ in r.scores))
@@ -1278,34 +1532,57 @@ class GameManager:
                 if record.deadline.tzinfo is None
                 else record.deadline.timestamp()
             )
-        table.turn_token = 1
         return table
 
-    async def _load_table(self, channel: ChannelRef) -> LiveTable | None:
-        """A game another process started (or that this one has not loaded yet)."""
-        async with self._create_lock:
-            if channel.key in self.tables:
-                return self.tables[channel.key]
-            record = await self.games.load_active(channel.platform, channel.chat_id)
-            if record is None:
-                return None
+    async def _current(self, channel: ChannelRef) -> LiveTable | None:
+        """The channel's table as storage has it now (the caller holds the channel's lock):
+        the copy in memory when its stored version is unchanged, else a fresh load (a game
+        or lobby another process started or changed, or that this one has not loaded yet)."""
+        table = self.tables.get(channel.key)
+        if table is None:
+            return await self._reload(channel)
+        return await self._fresh(table)
+
+    async def _fresh(self, table: LiveTable) -> LiveTable | None:
+        """``table`` if storage still agrees with it (one version read), else the stored one."""
+        if table.game_id is not None:
+            stamp = await self.games.stamp(table.game_id)
+            if stamp == (table.version, False):
+                return table
+            return await self._reload(table.channel)
+        stored = await self.lobbies.get(table.channel.platform, table.channel.chat_id)
+        if stored is not None and stored == self._lobby_data(table.channel):
+            return table
+        return await self._reload(table.channel)
+
+    async def _reload(self, channel: ChannelRef) -> LiveTable | None:
+        """Drop our copy and load the stored game (or lobby), re-arming its timers."""
+        old = self.tables.pop(channel.key, None)
+        if old is not None:
+            self._cancel_timers(old)
+        record = await self.games.load_active(channel.platform, channel.chat_id)
+        if record is not None:
             table = await self._table_from_record(record)
             self.tables[channel.key] = table
             self._arm_timers(table)
             return table
+        data = await self.lobbies.get(channel.platform, channel.chat_id)
+        if data is not None:
+            lobby = self._lobby_from_data(channel, data)
+            self.tables[channel.key] = lobby
+            return lobby
+        return None
 
-    async def _reload(self, channel: ChannelRef) -> None:
-        """After a version conflict: drop our copy and load the stored one."""
-        table = self.tables.get(channel.key)
-        if table is not None:
-            self._cancel_timers(table)
-        record = await self.games.load_active(channel.platform, channel.chat_id)
-        if record is None:
-            self.tables.pop(channel.key, None)
-            return
-        fresh = await self._table_from_record(record)
-        self.tables[channel.key] = fresh
-        self._arm_timers(fresh)
+    async def _reload_quietly(self, channel: ChannelRef) -> None:
+        """After a conflict or a failure: the stored game replaces ours (if even that fails,
+        the channel is forgotten here and loaded again by its next command)."""
+        try:
+            await self._reload(channel)
+        except Exception:
+            self._internal("cannot reload %s", channel.key)
+            gone = self.tables.pop(channel.key, None)
+            if gone is not None:
+                self._cancel_timers(gone)
 
 
 class RummikubErrorText(RummikubError):
@@ -1317,6 +1594,19 @@ class CommandErrorAsRule(RummikubError):
 
     def __init__(self, usage_text: Msg) -> None:
         super().__init__(Msg("Write it like: {usage}.", usage=usage_text))
+
+
+def _short_quotes(message: Msg) -> Msg:
+    """The same message with every text blank cut to a short quote (input is echoed there)."""
+    params: dict[str, object] = {}
+    for key, value in message.params.items():
+        if isinstance(value, str):
+            params[key] = shorten(value, 60)
+        elif isinstance(value, Msg):
+            params[key] = _short_quotes(value)
+        else:
+            params[key] = value
+    return Msg(message.template, **params)
 
 
 def _dt(timestamp: float) -> datetime:

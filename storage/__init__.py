@@ -5,6 +5,7 @@ The only package that imports SQLModel/SQLAlchemy. Everything it returns is a fr
 
 from __future__ import annotations
 
+from storage.claims import ClaimRepository
 from storage.db import DEFAULT_URL, Database, normalize_url, resolve_url
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
 from storage.games import GameRepository
@@ -27,6 +28,7 @@ __all__ = [
     "DEFAULT_URL",
     "ChannelBusyError",
     "ChannelSettings",
+    "ClaimRepository",
     "ConflictError",
     "Database",
     "GameRepository",

@@ -238,10 +238,14 @@ class GameRepository:
         draft: Sequence[str] = (),
         turn: int | None = None,
         status: str | None = None,
+        seats: Sequence[Seat] | None = None,
+        setup: str | None = None,
     ) -> int:
         """Store a committed turn; when this returns, the turn is durable. Returns the version.
 
         ``new_actions`` are the actions since the last save; they are appended to the log.
+        ``seats`` (a seat changed hands) replaces the game's seats and, for a game of a match,
+        the match roster in the same transaction; ``setup`` replaces the setup text.
         """
         _check_deadline(deadline)
         async with self._write(game_id, expected_version) as write:
@@ -254,7 +258,33 @@ class GameRepository:
                 row.turn = turn
             if status is not None:
                 row.status = status
+            if setup is not None:
+                row.setup = setup
+            if seats is not None:
+                if len(seats) != len(row.seats):
+                    raise ValueError(
+                        f"Game {game_id} has {len(row.seats)} seats, not {len(seats)}."
+                    )
+                row.seats = [s.to_json() for s in seats]
+                if row.match_id is not None:
+                    match = await write.session.get(MatchRow, row.match_id)
+                    if match is not None and match.finished_at is None:
+                        await matches.update_roster(write.session, match, seats)
         return row.version
+
+    async def stamp(self, game_id: int) -> tuple[int, bool] | None:
+        """The stored version of a game and whether it is finished (one cheap read), or None
+        when it does not exist: what a process compares with its copy before answering."""
+        async with self._db.sessions() as session:
+            result = await session.execute(
+                select(col(GameRow.version), col(GameRow.finished_at)).where(
+                    col(GameRow.id) == game_id
+                )
+            )
+            found = result.first()
+            if found is None:
+                return None
+            return int(found[0]), found[1] is not None
 
     async def save_draft(self, game_id: int, *, expected_version: int, draft: Sequence[str]) -> int:
         """Store the current player's draft steps, so a restart mid-turn keeps them."""

@@ -140,6 +140,20 @@ async def record_game(
         ) from exc
 
 
+async def update_roster(session: AsyncSession, match: MatchRow, seats: Sequence[Seat]) -> None:
+    """The match roster as it stands: a seat that changed hands keeps its player's id, so only
+    who plays it (and why) changes (part of the saving game's transaction)."""
+    players = [Seat.from_json(p) for p in match.players]
+    if [p.player_id for p in players] != [s.player_id for s in seats]:
+        raise ValueError(f"Match {match.id}: seats {seats} do not belong to its roster.")
+    match.players = [s.to_json() for s in seats]
+    match.updated_at = utcnow()
+    try:
+        await session.flush()
+    except StaleDataError as exc:
+        raise ConflictError(f"Match {match.id} changed while its roster was being saved.") from exc
+
+
 class MatchRepository:
     """Matches are created here; games of a match record their results on ``finish``."""
 

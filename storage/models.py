@@ -235,3 +235,22 @@ class MessageSlotRow(StorageModel, table=True):
     # with what each shows in short, to edit only what changed.
     parts: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+class DeadlineClaimRow(StorageModel, table=True):
+    """Who acts on one deadline of one turn (a reminder, a timeout, a due AI move).
+
+    Inserting the row is the claim, so with several processes exactly one wins it.
+    ``expires_at`` NULL means done for good (a reminder sent); otherwise it is a lease that
+    another process may take over once it expired (its owner died before acting).
+    """
+
+    __tablename__: ClassVar[str] = "deadline_claim"
+
+    game_id: int = Field(
+        sa_column=Column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    )
+    turn: int = Field(primary_key=True)
+    kind: str = Field(primary_key=True, max_length=16)
+    owner: str = Field(max_length=200)
+    expires_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))

@@ -9,22 +9,35 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who sits at a seat: a platform user, or an AI seat (``ai`` names its strength)."""
+    """Who sits at a seat: a platform user, or an AI seat (``ai`` names its strength).
+
+    A seat a person left (or was kicked from) keeps that person's ``player_id``, so the match
+    roster and the scores stay with them; ``ai`` then names the strength playing it and ``why``
+    says how it changed hands."""
 
     player_id: str
     name: str
     ai: str | None = None
+    why: str | None = None  # an AI playing a person's seat: "left" or "kicked"
 
     @property
     def is_ai(self) -> bool:
         return self.ai is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {"player_id": self.player_id, "name": self.name, "ai": self.ai}
+        data: dict[str, Any] = {"player_id": self.player_id, "name": self.name, "ai": self.ai}
+        if self.why is not None:
+            data["why"] = self.why
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Seat:
-        return cls(player_id=str(data["player_id"]), name=str(data["name"]), ai=data.get("ai"))
+        return cls(
+            player_id=str(data["player_id"]),
+            name=str(data["name"]),
+            ai=data.get("ai"),
+            why=data.get("why"),
+        )
 
 
 @dataclass(frozen=True, slots=True)

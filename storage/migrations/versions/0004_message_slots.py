@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"  # the lead re-chains this after 0003 at merge
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
