@@ -135,6 +135,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Please try again.",
         "turn_over": "That turn is already over; nothing was changed.",
         "kick_ai": "{name} is an AI seat; it plays on until the game ends.",
+        "away": "{name} let {count} turns in a row run out: an AI plays their seat until they "
+        "send any command (scores stay theirs).",
+        "back": "{name} is back and plays their own seat again.",
+        "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
         "too_long": "That command is too long (at most {most} characters); nothing was changed.",
         "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
     },
@@ -254,6 +258,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Spróbuj ponownie.",
         "turn_over": "Ta tura już się skończyła; nic nie zmieniono.",
         "kick_ai": "{name} to miejsce AI; gra dalej do końca partii.",
+        "away": "{name} nie ruszył się w kolejnych turach (ile: {count}): za to miejsce gra AI, "
+        "dopóki nie wyśle jakiejkolwiek komendy (wyniki zostają jego).",
+        "back": "{name} wraca i znów gra na swoim miejscu.",
+        "bad_away": "away_after to auto, off albo liczba tur od 1 do {most}.",
         "too_long": "To polecenie jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
     },

@@ -67,16 +67,23 @@ TURN_BOUND = frozenset(
 ) | {"target", "place"}
 
 
+AWAY_AUTO_HOURS = 3600  # timers of an hour or more: absent players are on by default
+AWAY_AUTO = 3  # turns in a row that ran out before an AI plays an absent player's seat
+AWAY_MOST = 99
+
+
 @dataclass
 class SeatInfo:
     """Who plays a seat. ``owner`` is the person whose seat it is in the match roster when an
-    AI plays it for them (``why``: "left" or "kicked"); scores stay with the owner."""
+    AI plays it for them (``why``: "left", "kicked", or "away" until they send a command);
+    scores stay with the owner. ``missed`` counts the person's turns in a row that ran out."""
 
     player: PlayerRef | None
     ai: str | None
     name: str
     owner: PlayerRef | None = None
     why: str | None = None
+    missed: int = 0
 
     def stored(self, index: int) -> Seat:
         if self.player is not None:
@@ -85,7 +92,9 @@ class SeatInfo:
             player_id = self.owner.user_id
         else:
             player_id = f"ai-{index}"
-        return Seat(player_id=player_id, name=self.name, ai=self.ai, why=self.why)
+        return Seat(
+            player_id=player_id, name=self.name, ai=self.ai, why=self.why, missed=self.missed
+        )
 
 
 @dataclass
@@ -112,6 +121,19 @@ class LiveTable:
     selection: list[str] = field(default_factory=list)
     target: int | None = None
     sort_by: dict[str, str] = field(default_factory=dict)
+    away_after: int | None = None  # None: automatic (on for long timers); 0: off
+
+    @property
+    def away_limit(self) -> int:
+        """Turns in a row that may run out before an AI plays the seat (0: never)."""
+        return away_limit(self.rules, self.away_after)
+
+    def away_seat_of(self, player: PlayerRef) -> int | None:
+        """The seat an AI plays while ``player`` is away, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.why == "away" and seat.owner is not None and seat.owner.same_person(player):
+                return index
+        return None
 
     def seat_of(self, player: PlayerRef) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -159,9 +181,11 @@ def describe(table: LiveTable | None) -> dict[str, Any] | None:
                 s.name,
                 s.owner.user_id if s.owner else None,
                 s.why,
+                s.missed,
             )
             for s in table.seats
         ],
+        "away_after": table.away_after,
         "game_id": table.game_id,
         "version": table.version,
         "position": game.to_text() if game is not None else None,
@@ -320,6 +344,11 @@ class GameManager:
             if memory is not None and self._turn_over(memory, player, seen):
                 return [self._note(channel, player, t(memory.lang, "turn_over"))]
         table = await self._current(channel)
+        back: list[Reply] = []
+        if table is not None and table.phase == "playing":
+            away = table.away_seat_of(player)
+            if away is not None:  # any command brings an absent player back at once
+                back = await self._come_back(table, away, player)
         # Carried by a button: checked against the stored game, so it holds across restarts
         # and processes (an update delivered twice, an old panel).
         if (
@@ -329,10 +358,10 @@ class GameManager:
             and table is not None
             and self._turn_over(table, player, seen)
         ):
-            return [self._note(channel, player, t(table.lang, "turn_over"))]
+            return [*back, self._note(channel, player, t(table.lang, "turn_over"))]
         if verb == "start":
             if table is not None:
-                return [self._note(channel, player, t(table.lang, "already_running"))]
+                return [*back, self._note(channel, player, t(table.lang, "already_running"))]
             replies = await self._start(player, channel, args)
             await self._store_lobby(channel, None)
             return replies
@@ -340,7 +369,7 @@ class GameManager:
             return await self._without_table(player, channel, verb, args)
         before = self._lobby_data(channel)
         try:
-            return await self._dispatch(table, player, verb, args, admin)
+            return [*back, *await self._dispatch(table, player, verb, args, admin)]
         finally:
             await self._store_lobby(channel, before)
 
@@ -417,6 +446,7 @@ class GameManager:
             "host": {"user_id": table.host.user_id, "name": table.host.display_name},
             "rules": table.rules.to_text(),
             "lang": table.lang,
+            "away_after": table.away_after,
             "seats": [
                 {
                     "user_id": seat.player.user_id if seat.player else None,
@@ -431,6 +461,7 @@ class GameManager:
     def _lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
         host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
         table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
+        table.away_after = data.get("away_after")
         for seat in data["seats"]:
             player = (
                 None
@@ -608,10 +639,17 @@ class GameManager:
         """Open a lobby (the caller holds the channel's lock and found no table)."""
         settings = await self.settings.get(channel.platform, channel.chat_id)
         rules = self._rules_from_settings(settings)
+        lang = self._language_of(settings)
+        away_after: int | None = None
         for part in args.split():
             key, _, value = part.partition("=")
+            if key.lower() in AWAY_KEYS:
+                valid, away_after = parse_away(value)
+                if not valid:
+                    return [self._note(channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+                continue
             rules = rules.with_setting(key, value)
-        table = LiveTable(channel, player, rules, lang=self._language_of(settings))
+        table = LiveTable(channel, player, rules, lang=lang, away_after=away_after)
         table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
         self.tables[channel.key] = table
         lang = table.lang
@@ -632,7 +670,7 @@ class GameManager:
             lang,
             "lobby_state",
             seats=self._seats_text(table),
-            settings=self._settings_text(table.rules, lang),
+            settings=self._settings_text(table.rules, lang, table.away_after),
         )
         buttons = (
             (
@@ -644,12 +682,13 @@ class GameManager:
         )
         return self._public(table, body, buttons=buttons, slot="lobby")
 
-    def _settings_text(self, rules: Rules, lang: str) -> str:
+    def _settings_text(self, rules: Rules, lang: str, away_after: int | None = None) -> str:
         games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
+        away = away_limit(rules, away_after)
         return (
             f"edition {rules.edition.value}, threshold {rules.opening_threshold}, "
             f"timer {duration(rules.turn_seconds)}, games {games}, "
-            f"hints {'on' if rules.hints else 'off'}"
+            f"hints {'on' if rules.hints else 'off'}, away_after {away or 'off'}"
         )
 
     def _is_host(self, table: LiveTable, player: PlayerRef, admin: bool) -> bool:
@@ -694,6 +733,8 @@ class GameManager:
             return [self._lobby_reply(table, text)]
         # In a running game the seat is taken over by an AI so the others can finish; the
         # seat stays its player's in the match roster (their scores stay theirs).
+        if info.player is None and info.why == "away" and info.owner is not None:
+            info = SeatInfo(info.owner, None, info.name)  # kicked while away: the AI stays
         if info.player is None:
             return [self._public(table, t(lang, "kick_ai", name=info.name))]
         if not any(s.player for i, s in enumerate(table.seats) if i != seat):
@@ -733,6 +774,55 @@ class GameManager:
             replies.extend(await self._begin_turn(table))
         return replies
 
+    async def _come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
+        """An absent player sent a command: their seat is theirs again at once (their turn
+        starts now with a full timer if the AI had not moved yet, else on their next turn)."""
+        game = table.game
+        assert game is not None and table.game_id is not None
+        info = table.seats[seat]
+        table.seats[seat] = SeatInfo(player, None, info.name)
+        their_turn = not game.finished and game.current == seat
+        if their_turn:
+            table.draft = None
+            table.selection, table.target = [], None
+            table.deadline = self.scheduler.now() + table.rules.turn_seconds
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=[],
+            deadline=_dt(table.deadline) if table.deadline is not None else None,
+            draft=table.draft.steps if table.draft is not None else [],
+            turn=game.turn,
+            seats=[s.stored(i) for i, s in enumerate(table.seats)],
+        )
+        replies = [self._public(table, t(table.lang, "back", name=info.name))]
+        if their_turn:
+            replies.extend(await self._begin_turn(table))
+        else:
+            replies.append(await self._rack_reply(table, seat))
+        return replies
+
+    def _note_missed(self, table: LiveTable, outcome: TurnOutcome) -> Reply | None:
+        """Count a person's turn that ran out with nothing played (any other end of their turn
+        starts the count again); after ``away_limit`` in a row an AI plays their seat until
+        they send a command, unless nobody else at the table would be left to play."""
+        info = table.seats[outcome.seat]
+        if info.player is None:
+            return None
+        idle = outcome.timed_out and outcome.kind in ("draw", "pass")
+        info.missed = info.missed + 1 if idle else 0
+        if table.game is None or table.game.finished:
+            return None
+        limit = table.away_limit
+        others = any(s.player is not None for i, s in enumerate(table.seats) if i != outcome.seat)
+        if not idle or not limit or info.missed < limit or not others:
+            return None
+        table.seats[outcome.seat] = SeatInfo(
+            None, DEFAULT_AI, info.name, owner=info.player, why="away", missed=info.missed
+        )
+        return self._public(table, t(table.lang, "away", name=info.name, count=info.missed))
+
     async def _addbot(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
@@ -770,6 +860,7 @@ class GameManager:
                 if what and (
                     seat.name.lower() == what.lower()
                     or (seat.player and seat.player.user_id == what)
+                    or (seat.why == "away" and seat.owner and seat.owner.user_id == what)
                 ):
                     index = i
         if index is None:
@@ -793,7 +884,11 @@ class GameManager:
                 self._note(
                     table.channel,
                     player,
-                    t(lang, "settings", settings=self._settings_text(table.rules, lang)),
+                    t(
+                        lang,
+                        "settings",
+                        settings=self._settings_text(table.rules, lang, table.away_after),
+                    ),
                 )
             ]
         if not self._is_host(table, player, admin):
@@ -803,6 +898,17 @@ class GameManager:
         if len(parts) != 2:
             raise CommandErrorAsRule(usage("settings"))
         key, value = parts
+        if key.lower() in AWAY_KEYS:
+            valid, away_after = parse_away(value)
+            if not valid:
+                return [self._note(table.channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+            table.away_after = away_after
+            name = player.display_name or player.user_id
+            return [
+                self._lobby_reply(
+                    table, t(lang, "setting_changed", name=name, key="away_after", value=value)
+                )
+            ]
         rules = table.rules.with_setting(key, value)
         table.rules = rules
         await self.settings.update(
@@ -884,7 +990,7 @@ class GameManager:
                 lang,
                 "lobby_state",
                 seats=self._seats_text(table),
-                settings=self._settings_text(table.rules, lang),
+                settings=self._settings_text(table.rules, lang, table.away_after),
             ),
             slot="lobby",
         )  # the lobby message loses its buttons
@@ -899,6 +1005,7 @@ class GameManager:
                 "host": {"user_id": table.host.user_id, "name": table.host.display_name},
                 "lang": table.lang,
                 "players": len(table.seats),
+                "away_after": table.away_after,
             }
         )
 
@@ -1098,6 +1205,9 @@ class GameManager:
         table.draft = None
         table.selection, table.target = [], None
         new_actions = game.log[table.saved_actions :]
+        seats_before = [s.stored(i) for i, s in enumerate(table.seats)]
+        away = self._note_missed(table, outcome)
+        seats_now = [s.stored(i) for i, s in enumerate(table.seats)]
         if game.finished:
             assert game.result is not None
             result = game.result
@@ -1121,10 +1231,13 @@ class GameManager:
                 deadline=_dt(deadline),
                 draft=[],
                 turn=game.turn,
+                seats=seats_now if seats_now != seats_before else None,
             )
             table.deadline = deadline
         table.saved_actions = len(game.log)
         replies = [self._public(table, self._outcome_text(table, outcome))]
+        if away is not None:
+            replies.append(away)
         mover = table.seats[outcome.seat]
         if mover.player is not None:
             replies.append(await self._rack_reply(table, outcome.seat))
@@ -1482,17 +1595,17 @@ class GameManager:
         seats = []
         for s in record.seats:
             if s.ai is None:
-                seats.append(
-                    SeatInfo(PlayerRef(record.platform, s.player_id, s.name), None, s.name)
-                )
+                person = PlayerRef(record.platform, s.player_id, s.name)
+                seats.append(SeatInfo(person, None, s.name, missed=s.missed))
             elif s.why is not None:
-                owner = PlayerRef(record.platform, s.player_id)
-                seats.append(SeatInfo(None, s.ai, s.name, owner=owner, why=s.why))
+                owner = PlayerRef(record.platform, s.player_id, s.name if s.why == "away" else "")
+                seats.append(SeatInfo(None, s.ai, s.name, owner=owner, why=s.why, missed=s.missed))
             else:
                 seats.append(SeatInfo(None, s.ai, s.name))
         table = LiveTable(
             channel, host, rules, lang=setup.get("lang", "en"), seats=seats, phase="playing"
         )
+        table.away_after = setup.get("away_after")
         game = Game.from_text(record.snapshot)
         game.log = list(record.actions or [])
         table.game = game
@@ -1576,6 +1689,31 @@ class GameManager:
             gone = self.tables.pop(channel.key, None)
             if gone is not None:
                 self._cancel_timers(gone)
+
+
+def away_limit(rules: Rules, away_after: int | None) -> int:
+    """The ``away_after`` setting in force: as chosen, or automatic (``AWAY_AUTO`` turns for
+    timers of an hour or more, where one absent player would stall the table for days; off for
+    real-time tables, as at a real table)."""
+    if away_after is not None:
+        return away_after
+    return AWAY_AUTO if rules.turn_seconds >= AWAY_AUTO_HOURS else 0
+
+
+AWAY_KEYS = ("away_after", "away")
+
+
+def parse_away(value: str) -> tuple[bool, int | None]:
+    """``away_after`` values: ``auto``, ``off`` (or 0), or 1 to 99 turns. Returns (valid, value)."""
+    word = value.strip().lower()
+    if word == "auto":
+        return True, None
+    if word in ("off", "no", "never", "0"):
+        return True, 0
+    number = parse_number(word)
+    if number is not None and 1 <= number <= AWAY_MOST:
+        return True, number
+    return False, None
 
 
 class RummikubErrorText(RummikubError):
