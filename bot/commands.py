@@ -164,23 +164,6 @@ def check_numbers(text: str, *, longest: int = 4) -> None:
             raise BadNumber(run)
 
 
-_TURN_TAG_RE = re.compile(r"(?:^|\s)@([0-9]{1,12})\.([0-9]{1,6})(?=\s|$)")
-
-
-def turn_tag(game_id: int, turn: int) -> str:
-    """The token a button adds to its command to say which turn of which game it is for."""
-    return f"@{game_id}.{turn}"
-
-
-def split_turn_tag(args: str) -> tuple[str, tuple[int, int] | None]:
-    """``"R5 @12.7"`` -> ``("R5", (12, 7))``: the arguments without the turn tag, and the tag."""
-    found = _TURN_TAG_RE.search(args)
-    if found is None:
-        return args, None
-    rest = (args[: found.start()] + args[found.end() :]).strip()
-    return rest, (int(found.group(1)), int(found.group(2)))
-
-
 def shorten(text: str, limit: int = 24) -> str:
     """A short quote of user input for a reply or a log line (never the whole of it)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

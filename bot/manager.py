@@ -31,8 +31,6 @@ from bot.commands import (
     parse_command,
     parse_number,
     shorten,
-    split_turn_tag,
-    turn_tag,
     usage,
 )
 from bot.i18n import LANGUAGES, duration, say, t
@@ -286,16 +284,10 @@ class GameManager:
         lang = known.lang if known is not None else "en"
         # The turn this command was meant for: the one in play when it arrived.
         seen = known.turn_key if known is not None and known.game is not None else None
-        carried = False
         if len(text) > MAX_COMMAND:
             return [self._note(channel, player, t(lang, "too_long", most=MAX_COMMAND))]
         try:
             command = parse_command(text)
-            args, tag = split_turn_tag(command.args)
-            carried = tag is not None
-            if tag is not None:  # a button says which turn it was for
-                command = Command(command.verb, args)
-                seen = tag
             check_numbers(command.args, longest=7 if command.verb in SETTING_VERBS else 4)
         except CommandError as err:
             return [self._note(channel, player, await self._say_error(channel, err))]
@@ -304,7 +296,7 @@ class GameManager:
             return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
         async with self._lock(channel.key):  # a failure is undone under the lock too
             try:
-                return await self._handle_locked(player, channel, command, admin, seen, carried)
+                return await self._handle_locked(player, channel, command, admin, seen)
             except RummikubError as err:
                 return [self._note(channel, player, await self._say_error(channel, err))]
             except ConflictError:
@@ -333,10 +325,9 @@ class GameManager:
         command: Command,
         admin: bool,
         seen: tuple[int | None, int] | None,
-        carried: bool,
     ) -> list[Reply]:
         verb, args = command.verb, command.args
-        if verb in TURN_BOUND and seen is not None and not carried:
+        if verb in TURN_BOUND and seen is not None:
             # Derived: the turn in this process's copy when the command arrived. If this
             # process ended it while the command waited (a double click queued behind the
             # first, a timeout), the command must not act on the next turn.
@@ -349,16 +340,6 @@ class GameManager:
             away = table.away_seat_of(player)
             if away is not None:  # any command brings an absent player back at once
                 back = await self._come_back(table, away, player)
-        # Carried by a button: checked against the stored game, so it holds across restarts
-        # and processes (an update delivered twice, an old panel).
-        if (
-            verb in TURN_BOUND
-            and seen is not None
-            and carried
-            and table is not None
-            and self._turn_over(table, player, seen)
-        ):
-            return [*back, self._note(channel, player, t(table.lang, "turn_over"))]
         if verb == "start":
             if table is not None:
                 return [*back, self._note(channel, player, t(table.lang, "already_running"))]
@@ -1431,7 +1412,6 @@ class GameManager:
         draft = table.draft or game.draft(seat)
         lang = table.lang
         sort_by = table.sort_by.get(info.player.key, "color")
-        tag = turn_tag(table.game_id, game.turn) if table.game_id is not None else ""
         text = self.presenter.draft_text(draft, lang=lang)
         if table.selection:
             target = str(table.target) if table.target else "new"
@@ -1460,8 +1440,8 @@ class GameManager:
                 Button(t(lang, "button_reset"), "reset"),
             ),
             (
-                Button(t(lang, "button_draw"), f"draw {tag}".strip(), "secondary"),
-                Button(t(lang, "button_done"), f"done {tag}".strip(), "success"),
+                Button(t(lang, "button_draw"), "draw", "secondary"),
+                Button(t(lang, "button_done"), "done", "success"),
             ),
         )
         images = await self.presenter.draft_images(draft, sort_by, lang=lang)

@@ -308,32 +308,6 @@ async def test_7_internal_errors_are_logged_counted_and_never_escape_a_timer(
     assert h.game.turn > turn
 
 
-async def test_4_a_panel_button_from_an_earlier_turn_is_refused_even_after_a_restart(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "bot.db"
-    h = await Harness.open(path)
-    await h.say(ANN, "start")
-    await h.say(ANN, "addbot easy")
-    await h.say(ANN, "deal")
-    await human_to_move(h, ANN)
-    panel = next(r for r in reversed(h.sent) if r.slot == "panel" and r.private_to == ANN)
-    draw = next(b.command for row in panel.buttons for b in row if b.command.startswith("draw"))
-    assert draw != "draw"  # the button says which turn it is for
-    rack = len(h.game.players[h.seat(ANN)].rack)
-    await h.say(ANN, draw)
-    assert len(h.game.players[h.seat(ANN)].rack) == rack + 1
-    h = await reopen(h, path)  # e.g. Telegram delivers the same click again after a restart
-    try:
-        assert "That turn is already over" in texts(await h.say(ANN, draw))
-        assert len(h.game.players[h.seat(ANN)].rack) == rack + 1
-        fresh = next(r for r in reversed(h.sent + await h.say(ANN, "panel")) if r.slot == "panel")
-        done = next(b.command for row in fresh.buttons for b in row if b.command.startswith("done"))
-        assert "drew a tile" in texts(await h.say(ANN, done))
-    finally:
-        await h.close()
-
-
 async def test_3_an_ai_move_due_at_start_up_is_announced_once_an_adapter_connects(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

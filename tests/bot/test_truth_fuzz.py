@@ -160,7 +160,7 @@ class World:
             acted = [s for s in said if "already over" not in s and "not your turn" not in s]
             assert len(acted) == 1, said  # one click acted, the other changed nothing
             return "double-draw"
-        if roll < 0.36:  # a panel button clicked late (or delivered twice)
+        if roll < 0.36:  # a panel button clicked late (panels are not refreshed every turn)
             buttons = [
                 b.command
                 for r in self.sent[-200:]
