@@ -139,6 +139,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "send any command (scores stay theirs).",
         "back": "{name} is back and plays their own seat again.",
         "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
+        "button_rematch": "Rematch",
+        "rematch_open": "{name} asks for a rematch with the same settings. Seats: {seats}.",
+        "rematch_yes": "{name} is in for the rematch.",
+        "rematch_waiting": "Waiting for: {names} (Rematch or Join; Leave to sit out; the host "
+        "can deal now).",
+        "seat_waiting": "(not confirmed)",
+        "no_rematch": "There is no finished match here to play again; type start to open a table.",
+        "rematch_players_only": "Only the players of the last match can ask for a rematch; type "
+        "start to open a new table.",
         "too_long": "That command is too long (at most {most} characters); nothing was changed.",
         "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
     },
@@ -262,6 +271,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "dopóki nie wyśle jakiejkolwiek komendy (wyniki zostają jego).",
         "back": "{name} wraca i znów gra na swoim miejscu.",
         "bad_away": "away_after to auto, off albo liczba tur od 1 do {most}.",
+        "button_rematch": "Rewanż",
+        "rematch_open": "{name} proponuje rewanż z tymi samymi ustawieniami. Miejsca: {seats}.",
+        "rematch_yes": "{name} gra w rewanżu.",
+        "rematch_waiting": "Czekamy na: {names} (Rewanż lub Dołącz; Wyjdź, aby nie grać; "
+        "gospodarz może rozdać od razu).",
+        "seat_waiting": "(niepotwierdzone)",
+        "no_rematch": "Nie ma tu zakończonego meczu do powtórzenia; wpisz start, aby otworzyć "
+        "stół.",
+        "rematch_players_only": "O rewanż mogą poprosić tylko gracze ostatniego meczu; wpisz "
+        "start, aby otworzyć nowy stół.",
         "too_long": "To polecenie jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
     },

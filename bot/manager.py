@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import (
-    ALL_VERBS,
+    KNOWN_VERBS,
     BadNumber,
     Command,
     CommandError,
@@ -82,6 +82,7 @@ class SeatInfo:
     owner: PlayerRef | None = None
     why: str | None = None
     missed: int = 0
+    waiting: bool = False  # a rematch lobby: this person has not confirmed yet
 
     def stored(self, index: int) -> Seat:
         if self.player is not None:
@@ -180,6 +181,7 @@ def describe(table: LiveTable | None) -> dict[str, Any] | None:
                 s.owner.user_id if s.owner else None,
                 s.why,
                 s.missed,
+                s.waiting,
             )
             for s in table.seats
         ],
@@ -346,6 +348,10 @@ class GameManager:
             replies = await self._start(player, channel, args)
             await self._store_lobby(channel, None)
             return replies
+        if verb == "rematch" and table is None:
+            replies = await self._rematch(player, channel)
+            await self._store_lobby(channel, None)
+            return replies
         if table is None:
             return await self._without_table(player, channel, verb, args)
         before = self._lobby_data(channel)
@@ -433,6 +439,7 @@ class GameManager:
                     "user_id": seat.player.user_id if seat.player else None,
                     "name": seat.name,
                     "ai": seat.ai,
+                    "waiting": seat.waiting,
                 }
                 for seat in table.seats
             ],
@@ -449,7 +456,9 @@ class GameManager:
                 if seat["user_id"] is None
                 else PlayerRef(channel.platform, seat["user_id"], seat["name"])
             )
-            table.seats.append(SeatInfo(player, seat["ai"], seat["name"]))
+            table.seats.append(
+                SeatInfo(player, seat["ai"], seat["name"], waiting=bool(seat.get("waiting")))
+            )
         return table
 
     async def _store_lobby(self, channel: ChannelRef, before: dict[str, Any] | None) -> None:
@@ -566,6 +575,10 @@ class GameManager:
             return [self._note(table.channel, player, await self._history(table.channel, lang))]
         if verb == "language":
             return [await self._language(table, table.channel, player, args)]
+        if verb == "rematch":
+            if table.phase != "lobby":
+                return [self._note(table.channel, player, t(lang, "already_running"))]
+            return await self._join(table, player, args, admin)
         if table.phase == "lobby":
             if verb in ("status", "table"):
                 return [self._lobby_reply(table)]
@@ -642,7 +655,8 @@ class GameManager:
     def _seats_text(self, table: LiveTable) -> str:
         parts = []
         for i, seat in enumerate(table.seats, start=1):
-            parts.append(f"{i}. {seat.name}")
+            mark = " " + t(table.lang, "seat_waiting") if seat.waiting else ""
+            parts.append(f"{i}. {seat.name}{mark}")
         return ", ".join(parts)
 
     def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
@@ -681,7 +695,12 @@ class GameManager:
         lang = table.lang
         if table.phase != "lobby":
             return [self._note(table.channel, player, t(lang, "lobby_only"))]
-        if table.seat_of(player) is not None:
+        seat = table.seat_of(player)
+        if seat is not None and table.seats[seat].waiting:
+            table.seats[seat].waiting = False
+            name = table.seats[seat].name
+            return await self._deal_if_ready(table, t(lang, "rematch_yes", name=name))
+        if seat is not None:
             return [self._note(table.channel, player, t(lang, "already_seated"))]
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
@@ -697,7 +716,59 @@ class GameManager:
         seat = table.seat_of(player)
         if seat is None:
             return [self._note(table.channel, player, t(lang, "not_seated"))]
-        return await self._remove_seat(table, seat, t(lang, "left", name=table.seats[seat].name))
+        rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
+        text = t(lang, "left", name=table.seats[seat].name)
+        replies = await self._remove_seat(table, seat, text)
+        if rematch and self.tables.get(table.channel.key) is table:
+            return await self._deal_if_ready(table, text)  # the others all said yes
+        return replies
+
+    async def _rematch(self, player: PlayerRef, channel: ChannelRef) -> list[Reply]:
+        """After a match: a lobby with the same seats (AI seats included) and settings as its
+        last game. The presser is in; it deals once every other person confirmed (Rematch or
+        Join), or when the host deals. A seat whose person left or was kicked is not dealt."""
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        lang = self._language_of(settings)
+        last = await self.games.history(channel.platform, channel.chat_id, limit=1)
+        if not last or last[0].status != "finished" or last[0].match_id is None:
+            return [self._note(channel, player, t(lang, "no_rematch"))]
+        game = last[0]
+        setup = json.loads(game.setup)
+        lang = setup.get("lang", lang)
+        people = [s.player_id for s in game.seats if s.counts_for_person]
+        if player.user_id not in people:
+            return [self._note(channel, player, t(lang, "rematch_players_only"))]
+        seats = []
+        for s in game.seats:
+            if s.counts_for_person:
+                person = PlayerRef(channel.platform, s.player_id, s.name)
+                seats.append(SeatInfo(person, None, s.name, waiting=s.player_id != player.user_id))
+            elif s.why is None:
+                seats.append(SeatInfo(None, s.ai, s.name))
+        old_host = setup["host"]["user_id"]
+        host = next((s.player for s in seats if s.player and s.player.user_id == old_host), player)
+        table = LiveTable(
+            channel,
+            host,
+            Rules.from_text(setup["rules"]),
+            lang=lang,
+            seats=seats,
+            away_after=setup.get("away_after"),
+        )
+        self.tables[channel.key] = table
+        name = player.display_name or player.user_id
+        return await self._deal_if_ready(
+            table, t(lang, "rematch_open", name=name, seats=self._seats_text(table))
+        )
+
+    async def _deal_if_ready(self, table: LiveTable, text: str) -> list[Reply]:
+        """The lobby reply, or, when nobody is left to confirm a rematch, the deal."""
+        waiting = [s.name for s in table.seats if s.waiting]
+        if waiting or len(table.seats) < 2:
+            if waiting:
+                text += " " + t(table.lang, "rematch_waiting", names=", ".join(waiting))
+            return [self._lobby_reply(table, text)]
+        return [self._public(table, text), *await self._deal(table, table.host, "", True)]
 
     async def _remove_seat(
         self, table: LiveTable, seat: int, text: str, why: str = "left"
@@ -1255,7 +1326,10 @@ class GameManager:
         replies.append(standings)
         if match.finished:
             names = " & ".join(table.seats[s].name for s in match.winners())
-            replies.append(self._public(table, t(lang, "match_over", names=names)))
+            rematch = (Button(t(lang, "button_rematch"), "rematch", "success"),)
+            replies.append(
+                self._public(table, t(lang, "match_over", names=names), buttons=(rematch,))
+            )
             self.tables.pop(table.channel.key, None)
             return replies
         replies.append(
@@ -1515,7 +1589,7 @@ class GameManager:
             except CommandError as err:
                 return say(lang, err)
             return t(lang, "help_verb", usage=say(lang, usage(verb)))
-        return t(lang, "help", verbs=", ".join(ALL_VERBS))
+        return t(lang, "help", verbs=", ".join(KNOWN_VERBS))
 
     def _rules_text(self, lang: str, rules: Rules) -> str:
         return t(

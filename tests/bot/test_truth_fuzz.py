@@ -132,13 +132,16 @@ class World:
             await self.clock.advance(rng.choice([1, 20, 46, 60, 61]))
             return "advance"
         if table is None:
+            if rng.random() < 0.3:  # after a match: the same seats again
+                await self.say(rng.choice(PLAYERS), channel, "rematch")
+                return "rematch"
             await self.say(rng.choice(PLAYERS), channel, rng.choice(STARTS))
             return "start"
         if table.phase == "lobby":
             player = rng.choice(PLAYERS)
             verb = rng.choices(
-                ["join", "addbot easy", "deal", "leave", "kick 2", "status"],
-                weights=[30, 20, 35, 5, 5, 5],
+                ["join", "addbot easy", "deal", "leave", "kick 2", "status", "rematch"],
+                weights=[30, 20, 35, 5, 5, 5, 10],
             )[0]
             if verb == "deal":
                 player = table.host
