@@ -140,6 +140,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "back": "{name} is back and plays their own seat again.",
         "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
         "button_rematch": "Rematch",
+        "stats": "{name} — channels: {channels}; games won: {won} of {played}; average score: "
+        "{average}; best game: {best}; matches won: {matches_won} of {matches}.",
+        "stats_none": "{name} has no finished game in this server or group yet.",
+        "stats_unknown": "Nobody called {name!r} has played here; write a name as the "
+        "leaderboard shows it.",
         "rematch_open": "{name} asks for a rematch with the same settings. Seats: {seats}.",
         "rematch_yes": "{name} is in for the rematch.",
         "rematch_waiting": "Waiting for: {names} (Rematch or Join; Leave to sit out; the host "
@@ -272,6 +277,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "back": "{name} wraca i znów gra na swoim miejscu.",
         "bad_away": "away_after to auto, off albo liczba tur od 1 do {most}.",
         "button_rematch": "Rewanż",
+        "stats": "{name} — kanały: {channels}; wygrane gry: {won} z {played}; średni wynik: "
+        "{average}; najlepsza gra: {best}; wygrane mecze: {matches_won} z {matches}.",
+        "stats_none": "{name}: brak zakończonych gier na tym serwerze lub w tej grupie.",
+        "stats_unknown": "Nikt o imieniu {name!r} tu nie grał; wpisz imię tak, jak pokazuje je "
+        "ranking.",
         "rematch_open": "{name} proponuje rewanż z tymi samymi ustawieniami. Miejsca: {seats}.",
         "rematch_yes": "{name} gra w rewanżu.",
         "rematch_waiting": "Czekamy na: {names} (Rewanż lub Dołącz; Wyjdź, aby nie grać; "

@@ -16,7 +16,7 @@ import os
 import random
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -246,6 +246,7 @@ class GameManager:
         self._broadcast: list[Outbox] = []
         self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
         self._tasks: set[asyncio.Task[None]] = set()
+        self._server_channels: dict[str, ServerChannels] = {}
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -264,6 +265,19 @@ class GameManager:
             task = loop.create_task(self._flush_pending())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def set_server_channels(self, platform: str, lookup: ServerChannels) -> None:
+        """How ``stats`` finds the other channels of a channel's server or group on
+        ``platform`` (a Discord adapter lists its guild's text channels). Without one, a
+        channel stands alone (a Telegram group is one chat)."""
+        self._server_channels[platform] = lookup
+
+    async def _channels_of(self, channel: ChannelRef) -> list[str]:
+        lookup = self._server_channels.get(channel.platform)
+        ids = [channel.chat_id]
+        if lookup is not None:
+            ids.extend(str(c) for c in await lookup(channel))
+        return list(dict.fromkeys(ids))
 
     def _lock(self, key: str) -> asyncio.Lock:
         """The channel's lock: every command and timer of a table runs under it, and a reload
@@ -528,6 +542,8 @@ class GameManager:
             return [self._note(channel, player, await self._history(channel, lang))]
         if verb == "language":
             return [await self._language(None, channel, player, args)]
+        if verb == "stats":
+            return [self._note(channel, player, await self._stats(channel, player, args, lang))]
         return [self._note(channel, player, t(lang, "no_game"))]
 
     def _rules_from_settings(self, settings: Any) -> Rules:
@@ -575,6 +591,9 @@ class GameManager:
             return [self._note(table.channel, player, await self._history(table.channel, lang))]
         if verb == "language":
             return [await self._language(table, table.channel, player, args)]
+        if verb == "stats":
+            text = await self._stats(table.channel, player, args, lang)
+            return [self._note(table.channel, player, text)]
         if verb == "rematch":
             if table.phase != "lobby":
                 return [self._note(table.channel, player, t(lang, "already_running"))]
@@ -1619,6 +1638,48 @@ class GameManager:
         )
         return t(lang, "leaderboard", rows=rows)
 
+    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> str:
+        """A player's record over every channel of this server or group: the sender's, or
+        the one named (a display name, a user id or a mention)."""
+        ids = await self._channels_of(channel)
+        who = args.strip()
+        person = player.user_id
+        if who:
+            found = await self._find_player(channel.platform, ids, who)
+            if found is None:
+                return t(lang, "stats_unknown", name=shorten(who))
+            person = found
+        record = await self.stats.across_channels(channel.platform, ids, person)
+        if record is None:
+            return t(lang, "stats_none", name=shorten(who) or player.display_name or person)
+        average = record.average_score
+        best = "-" if record.best_score is None else f"{record.best_score:+d}"
+        if record.best_game_at is not None:
+            best += f" ({record.best_game_at.strftime('%Y-%m-%d')})"
+        return t(
+            lang,
+            "stats",
+            name=record.name,
+            channels=record.channels,
+            played=record.games_played,
+            won=record.games_won,
+            average="-" if average is None else f"{average:+.1f}",
+            best=best,
+            matches_won=record.matches_won,
+            matches=record.matches_played,
+        )
+
+    async def _find_player(self, platform: str, ids: Sequence[str], who: str) -> str | None:
+        """The user id of a player named by display name, user id or mention (``<@123>``,
+        ``@name``), among those with a record in ``ids``."""
+        wanted = who.strip().removeprefix("<@").removeprefix("!").removesuffix(">")
+        wanted = wanted.removeprefix("@").strip().lower()
+        for chat_id in ids:
+            for entry in await self.stats.leaderboard(platform, chat_id, limit=1000):
+                if wanted in (entry.player_id.lower(), entry.name.lower()):
+                    return entry.player_id
+        return None
+
     async def _history(self, channel: ChannelRef, lang: str) -> str:
         games = await self.games.history(channel.platform, channel.chat_id, limit=5)
         if not games:
@@ -1768,6 +1829,9 @@ def parse_away(value: str) -> tuple[bool, int | None]:
     if number is not None and 1 <= number <= AWAY_MOST:
         return True, number
     return False, None
+
+
+ServerChannels = Callable[[ChannelRef], Awaitable[Sequence[str]]]
 
 
 class RummikubErrorText(RummikubError):

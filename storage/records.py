@@ -161,3 +161,26 @@ class LeaderboardEntry:
     best_score: int | None
     matches_played: int
     matches_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """One player's record over several channels (a Discord server's channels, a Telegram
+    group): finished games only, AI seats never; ``best_game_id`` is the game of the best score
+    (the newest such game) when it is still stored."""
+
+    player_id: str
+    name: str
+    channels: int
+    games_played: int
+    games_won: int
+    total_score: int
+    best_score: int | None
+    matches_played: int
+    matches_won: int
+    best_game_id: int | None = None
+    best_game_at: datetime | None = None
+
+    @property
+    def average_score(self) -> float | None:
+        return self.total_score / self.games_played if self.games_played else None

@@ -9,8 +9,8 @@ from sqlalchemy import case
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from storage.models import PlayerStatRow, utcnow
-from storage.records import LeaderboardEntry, Seat
+from storage.models import GameRow, PlayerStatRow, utcnow
+from storage.records import LeaderboardEntry, PlayerRecord, Seat
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -171,3 +171,72 @@ class StatsRepository:
         async with self._db.sessions() as session:
             row = await session.get(PlayerStatRow, (platform, str(channel_id), player_id))
             return None if row is None else _entry(row)
+
+    async def across_channels(
+        self, platform: str, channel_ids: Sequence[str], player_id: str
+    ) -> PlayerRecord | None:
+        """A player's totals over ``channel_ids`` (e.g. every channel of a Discord server, as
+        the adapter knows them), or None if they finished no game there."""
+        ids = sorted({str(c) for c in channel_ids})
+        if not ids:
+            return None
+        async with self._db.sessions() as session:
+            rows = list(
+                (
+                    await session.execute(
+                        select(PlayerStatRow).where(
+                            col(PlayerStatRow.platform) == platform,
+                            col(PlayerStatRow.channel_id).in_(ids),
+                            col(PlayerStatRow.user_id) == player_id,
+                        )
+                    )
+                ).scalars()
+            )
+            if not rows:
+                return None
+            best = max((r.best_score for r in rows if r.best_score is not None), default=None)
+            best_game = (
+                await _best_game(session, platform, ids, player_id, best)
+                if best is not None
+                else None
+            )
+        newest = max(rows, key=lambda r: r.updated_at)
+        return PlayerRecord(
+            player_id=player_id,
+            name=newest.display_name,
+            channels=len(rows),
+            games_played=sum(r.games_played for r in rows),
+            games_won=sum(r.games_won for r in rows),
+            total_score=sum(r.total_score for r in rows),
+            best_score=best,
+            matches_played=sum(r.matches_played for r in rows),
+            matches_won=sum(r.matches_won for r in rows),
+            best_game_id=best_game[0] if best_game else None,
+            best_game_at=best_game[1] if best_game else None,
+        )
+
+
+async def _best_game(
+    session: AsyncSession, platform: str, ids: Sequence[str], player_id: str, score: int
+) -> tuple[int, Any] | None:
+    """The newest finished game in ``ids`` where ``player_id`` scored ``score``."""
+    from engine.scoring import GameResult
+
+    result = await session.execute(
+        select(col(GameRow.id), col(GameRow.seats), col(GameRow.result), col(GameRow.finished_at))
+        .where(
+            col(GameRow.platform) == platform,
+            col(GameRow.channel_id).in_(ids),
+            col(GameRow.finished_at).is_not(None),
+        )
+        .order_by(col(GameRow.finished_at).desc(), col(GameRow.id).desc())
+    )
+    for game_id, seats, outcome, finished_at in result:
+        if not isinstance(outcome, dict) or "text" not in outcome:
+            continue
+        seat = next((i for i, s in enumerate(seats) if str(s.get("player_id")) == player_id), None)
+        if seat is None or seat >= len(scores := GameResult.from_text(outcome["text"]).scores):
+            continue
+        if scores[seat] == score:
+            return int(game_id), finished_at
+    return None
