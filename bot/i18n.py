@@ -140,6 +140,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "back": "{name} is back and plays their own seat again.",
         "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
         "button_rematch": "Rematch",
+        "replay": "Replay of the game of {when} ({names}); its record follows.",
+        "replay_none": "This channel has no finished game to replay yet.",
+        "replay_nth": "Finished games in this channel's history: {count}; replay 1 is the newest.",
+        "replay_usage": "Write replay, or replay N for the Nth newest game of the history.",
         "stats": "{name} — channels: {channels}; games won: {won} of {played}; average score: "
         "{average}; best game: {best}; matches won: {matches_won} of {matches}.",
         "stats_none": "{name} has no finished game in this server or group yet.",
@@ -277,6 +281,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "back": "{name} wraca i znów gra na swoim miejscu.",
         "bad_away": "away_after to auto, off albo liczba tur od 1 do {most}.",
         "button_rematch": "Rewanż",
+        "replay": "Powtórka gry z {when} ({names}); poniżej jej zapis.",
+        "replay_none": "Na tym kanale nie ma jeszcze zakończonej gry do odtworzenia.",
+        "replay_nth": "Historia tego kanału ma zakończonych gier: {count}; replay 1 to najnowsza.",
+        "replay_usage": "Wpisz replay albo replay N dla N-tej najnowszej gry z historii.",
         "stats": "{name} — kanały: {channels}; wygrane gry: {won} z {played}; średni wynik: "
         "{average}; najlepsza gra: {best}; wygrane mecze: {matches_won} z {matches}.",
         "stats_none": "{name}: brak zakończonych gier na tym serwerze lub w tej grupie.",

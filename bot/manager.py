@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
+from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import (
     KNOWN_VERBS,
     BadNumber,
@@ -33,7 +33,7 @@ from bot.commands import (
     shorten,
     usage,
 )
-from bot.i18n import LANGUAGES, duration, say, t
+from bot.i18n import LANGUAGES, duration, say, t, translator
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
@@ -310,6 +310,13 @@ class GameManager:
         except BadNumber as err:
             said = await self._safe_language(channel)
             return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
+        if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
+            try:
+                return await self._replay(channel, player, command.args)
+            except Exception:
+                self._internal("replay %r failed in %s", shorten(text, 80), channel.key)
+                said = await self._safe_language(channel)
+                return [self._note(channel, player, t(said, "error"))]
         async with self._lock(channel.key):  # a failure is undone under the lock too
             try:
                 return await self._handle_locked(player, channel, command, admin, seen)
@@ -1680,6 +1687,38 @@ class GameManager:
                     return entry.player_id
         return None
 
+    async def _replay(self, channel: ChannelRef, player: PlayerRef, args: str) -> list[Reply]:
+        """The animation of the channel's last finished game (or the ``nth`` newest of its
+        history), posted with the game's record; drawn in a worker thread, outside the lock."""
+        from engine.record import parse_record
+        from renderers.animation import animate
+        from storage.replays import record_for_channel
+
+        lang = await self.language(channel)
+        what = args.strip().lstrip("#")
+        nth = parse_number(what) if what else 1
+        if nth is None or nth < 1:
+            return [self._note(channel, player, t(lang, "replay_usage"))]
+        games = await self.games.history(channel.platform, channel.chat_id, limit=nth)
+        if not games:
+            return [self._note(channel, player, t(lang, "replay_none"))]
+        if len(games) < nth:
+            return [self._note(channel, player, t(lang, "replay_nth", count=len(games)))]
+        game = games[nth - 1]
+        record = await record_for_channel(
+            self.db, channel.platform, channel.chat_id, game_id=game.id
+        )
+        translate = translator(lang)
+        gif = await asyncio.to_thread(
+            lambda: animate(parse_record(record), fmt="gif", translate=translate)
+        )
+        when = game.finished_at.strftime("%Y-%m-%d %H:%M") if game.finished_at else "?"
+        caption = t(lang, "replay", when=when, names=", ".join(s.name for s in game.seats))
+        replies = [Reply(channel, caption, images=(Image("replay.gif", gif, caption),))]
+        for part in _chunks(record, RECORD_CHUNK):
+            replies.append(Reply(channel, part))
+        return replies
+
     async def _history(self, channel: ChannelRef, lang: str) -> str:
         games = await self.games.history(channel.platform, channel.chat_id, limit=5)
         if not games:
@@ -1832,6 +1871,27 @@ def parse_away(value: str) -> tuple[bool, int | None]:
 
 
 ServerChannels = Callable[[ChannelRef], Awaitable[Sequence[str]]]
+RECORD_CHUNK = 1900  # a record goes out in messages under Discord's 2,000 characters
+
+
+def _chunks(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            pieces.append(current)
+            current = ""
+        current += line
+    if current.strip():
+        pieces.append(current)
+    return [p.rstrip("\n") for p in pieces if p.strip()]
 
 
 class RummikubErrorText(RummikubError):
