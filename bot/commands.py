@@ -47,6 +47,10 @@ INFO_VERBS = (
     "language",
 )
 ALL_VERBS = LOBBY_VERBS + TURN_VERBS + INFO_VERBS
+# Verbs after a match: parsed and answered like the others, but not yet in the Telegram menu
+# and Discord subcommands (those adapters list ALL_VERBS; join the two when they add them).
+MATCH_VERBS = ("rematch", "stats", "replay")
+KNOWN_VERBS = ALL_VERBS + MATCH_VERBS
 
 ALIASES = {
     "new": "start",
@@ -77,6 +81,7 @@ ALIASES = {
     "lang": "language",
     "select": "pick",
     "toggle": "pick",
+    "again": "rematch",
 }
 
 USAGE: dict[str, Msg] = {
@@ -85,9 +90,12 @@ USAGE: dict[str, Msg] = {
     "join": Msg("join (take a seat in the lobby)"),
     "leave": Msg("leave (give up your seat; in a running game an AI takes it over)"),
     "addbot": Msg("addbot [easy|medium|hard] (add an AI seat)"),
-    "kick": Msg("kick <seat number or name> (host or admin: remove a seat from the lobby)"),
+    "kick": Msg(
+        "kick <seat number or name> (host or admin: remove a seat; in a game an AI plays it)"
+    ),
     "settings": Msg(
-        "settings [name value] (show or change: threshold, timer, games, hints, edition)"
+        "settings [name value] (show or change: threshold, timer, games, hints, edition, "
+        "away_after)"
     ),
     "cancel": Msg("cancel (host or admin: end the game in this channel)"),
     "deal": Msg("deal (host: start the match with the seats in the lobby)"),
@@ -108,6 +116,12 @@ USAGE: dict[str, Msg] = {
     "help": Msg("help [verb] (commands, or how to use one)"),
     "sort": Msg("sort colour|number (how your rack is ordered)"),
     "language": Msg("language en|pl (the bot's language in this channel)"),
+    "rematch": Msg(
+        "rematch (after a match: the same seats and settings again; deals once every player "
+        "confirms)"
+    ),
+    "stats": Msg("stats [player] (a player's record across this server's or group's channels)"),
+    "replay": Msg("replay [game number from history] (an animation and the record of a game)"),
 }
 
 _PREFIX_RE = re.compile(r"^\s*/?(?:rummikub|rk)(?:@\w+)?\b\s*", re.IGNORECASE)
@@ -173,8 +187,8 @@ def parse_command(text: str) -> Command:
         return Command("help", "")
     word, _, rest = stripped.partition(" ")
     verb = ALIASES.get(word.lower(), word.lower())
-    if verb not in ALL_VERBS:
-        close = difflib.get_close_matches(verb, ALL_VERBS, n=1)
+    if verb not in KNOWN_VERBS:
+        close = difflib.get_close_matches(verb, KNOWN_VERBS, n=1)
         hint = (
             Msg("Did you mean {verb!r}?", verb=close[0])
             if close

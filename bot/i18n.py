@@ -96,7 +96,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "button_deal": "Deal",
         "games_players": "one per player",
         "settings_line": "edition {edition}, threshold {threshold}, timer {timer}, games {games}, "
-        "hints {hints}",
+        "hints {hints}, away_after {away}",
         "setting_on": "on",
         "setting_off": "off",
         "button_sort_colour": "Sort by colour",
@@ -159,6 +159,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Please try again.",
         "turn_over": "That turn is already over; nothing was changed.",
         "kick_ai": "{name} is an AI seat; it plays on until the game ends.",
+        "away": "{name} let {count} turns in a row run out: an AI plays their seat until they "
+        "send any command (scores stay theirs).",
+        "back": "{name} is back and plays their own seat again.",
+        "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
+        "button_rematch": "Rematch",
+        "replay": "Replay of the game of {when} ({names}); its record follows.",
+        "replay_none": "This channel has no finished game to replay yet.",
+        "replay_nth": "Finished games in this channel's history: {count}; replay 1 is the newest.",
+        "replay_usage": "Write replay, or replay N for the Nth newest game of the history.",
+        "stats": "{name} — channels: {channels}; games won: {won} of {played}; average score: "
+        "{average}; best game: {best}; matches won: {matches_won} of {matches}.",
+        "stats_none": "{name} has no finished game in this server or group yet.",
+        "stats_unknown": "Nobody called {name!r} has played here; write a name as the "
+        "leaderboard shows it.",
+        "rematch_open": "{name} asks for a rematch with the same settings. Seats: {seats}.",
+        "rematch_yes": "{name} is in for the rematch.",
+        "rematch_waiting": "Waiting for: {names} (Rematch or Join; Leave to sit out; the host "
+        "can deal now).",
+        "seat_waiting": "(not confirmed)",
+        "no_rematch": "There is no finished match here to play again; type start to open a table.",
+        "rematch_players_only": "Only the players of the last match can ask for a rematch; type "
+        "start to open a new table.",
         "too_long": "That command is too long (at most {most} characters); nothing was changed.",
         "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
     },
@@ -238,7 +260,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "button_deal": "Rozdaj",
         "games_players": "po jednej na gracza",
         "settings_line": "edycja (edition) {edition}, próg (threshold) {threshold}, czas na ruch "
-        "(timer) {timer}, gry (games): {games}, podpowiedzi (hints): {hints}",
+        "(timer) {timer}, gry (games): {games}, podpowiedzi (hints): {hints}, "
+        "nieobecny po (away_after): {away}",
         "setting_on": "włączone",
         "setting_off": "wyłączone",
         "button_sort_colour": "Sortuj wg koloru",
@@ -302,6 +325,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Spróbuj ponownie.",
         "turn_over": "Ta tura już się skończyła; nic nie zmieniono.",
         "kick_ai": "{name} to miejsce AI; gra dalej do końca partii.",
+        "away": "{name} nie ruszył się w kolejnych turach (ile: {count}): za to miejsce gra AI, "
+        "dopóki nie wyśle jakiejkolwiek komendy (wyniki zostają jego).",
+        "back": "{name} wraca i znów gra na swoim miejscu.",
+        "bad_away": "away_after to auto, off albo liczba tur od 1 do {most}.",
+        "button_rematch": "Rewanż",
+        "replay": "Powtórka gry z {when} ({names}); poniżej jej zapis.",
+        "replay_none": "Na tym kanale nie ma jeszcze zakończonej gry do odtworzenia.",
+        "replay_nth": "Historia tego kanału ma zakończonych gier: {count}; replay 1 to najnowsza.",
+        "replay_usage": "Wpisz replay albo replay N dla N-tej najnowszej gry z historii.",
+        "stats": "{name} — kanały: {channels}; wygrane gry: {won} z {played}; średni wynik: "
+        "{average}; najlepsza gra: {best}; wygrane mecze: {matches_won} z {matches}.",
+        "stats_none": "{name}: brak zakończonych gier na tym serwerze lub w tej grupie.",
+        "stats_unknown": "Nikt o imieniu {name!r} tu nie grał; wpisz imię tak, jak pokazuje je "
+        "ranking.",
+        "rematch_open": "{name} proponuje rewanż z tymi samymi ustawieniami. Miejsca: {seats}.",
+        "rematch_yes": "{name} gra w rewanżu.",
+        "rematch_waiting": "Czekamy na: {names} (Rewanż lub Dołącz; Wyjdź, aby nie grać; "
+        "gospodarz może rozdać od razu).",
+        "seat_waiting": "(niepotwierdzone)",
+        "no_rematch": "Nie ma tu zakończonego meczu do powtórzenia; wpisz start, aby otworzyć "
+        "stół.",
+        "rematch_players_only": "O rewanż mogą poprosić tylko gracze ostatniego meczu; wpisz "
+        "start, aby otworzyć nowy stół.",
         "too_long": "To polecenie jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
     },

@@ -187,10 +187,13 @@ PL: dict[str, str] = {
     "leave (give up your seat; in a running game an AI takes it over)": "leave (zwolnij "
     "miejsce; w trwającej grze przejmuje je AI)",
     "addbot [easy|medium|hard] (add an AI seat)": "addbot [easy|medium|hard] (dodaj gracza AI)",
-    "kick <seat number or name> (host or admin: remove a seat from the lobby)": "kick <numer "
-    "miejsca lub imię> (gospodarz lub administrator: usuń miejsce z poczekalni)",
-    "settings [name value] (show or change: threshold, timer, games, hints, edition)": (
-        "settings [nazwa wartość] (pokaż lub zmień: threshold, timer, games, hints, edition)"
+    "kick <seat number or name> (host or admin: remove a seat; in a game an AI plays it)": (
+        "kick <numer miejsca lub imię> (gospodarz lub administrator: usuń miejsce; w grze "
+        "przejmuje je AI)"
+    ),
+    "settings [name value] (show or change: threshold, timer, games, hints, edition, away_after)": (
+        "settings [nazwa wartość] (pokaż lub zmień: threshold, timer, games, hints, edition, "
+        "away_after)"
     ),
     "cancel (host or admin: end the game in this channel)": "cancel (gospodarz lub "
     "administrator: zakończ grę na tym kanale)",
@@ -223,6 +226,13 @@ PL: dict[str, str] = {
     "na stojaku)",
     "language en|pl (the bot's language in this channel)": "language en|pl (język bota na tym "
     "kanale)",
+    "rematch (after a match: the same seats and settings again; deals once every player "
+    "confirms)": "rematch (po meczu: te same miejsca i ustawienia jeszcze raz; rozdanie, gdy "
+    "każdy gracz potwierdzi)",
+    "stats [player] (a player's record across this server's or group's channels)": "stats "
+    "[gracz] (wyniki gracza na wszystkich kanałach tego serwera lub grupy)",
+    "replay [game number from history] (an animation and the record of a game)": "replay "
+    "[numer gry z historii] (animacja i zapis gry)",
     # engine/solver.py: what a hint or auto does to the table
     "new set {tiles}": "nowy układ {tiles}",
     "split meld {number} at {tile}": "podzielono układ {number} przed {tile}",

@@ -16,14 +16,14 @@ import os
 import random
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.api import Button, ChannelRef, Outbox, PlayerRef, Reply, Select, SelectOption
+from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import (
-    ALL_VERBS,
+    KNOWN_VERBS,
     BadNumber,
     Command,
     CommandError,
@@ -33,7 +33,7 @@ from bot.commands import (
     shorten,
     usage,
 )
-from bot.i18n import LANGUAGES, duration, say, t
+from bot.i18n import LANGUAGES, duration, say, t, translator
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Draft, Game, Match, Rules, RummikubError, TurnOutcome
@@ -67,16 +67,24 @@ TURN_BOUND = frozenset(
 ) | {"target", "place"}
 
 
+AWAY_AUTO_HOURS = 3600  # timers of an hour or more: absent players are on by default
+AWAY_AUTO = 3  # turns in a row that ran out before an AI plays an absent player's seat
+AWAY_MOST = 99
+
+
 @dataclass
 class SeatInfo:
     """Who plays a seat. ``owner`` is the person whose seat it is in the match roster when an
-    AI plays it for them (``why``: "left" or "kicked"); scores stay with the owner."""
+    AI plays it for them (``why``: "left", "kicked", or "away" until they send a command);
+    scores stay with the owner. ``missed`` counts the person's turns in a row that ran out."""
 
     player: PlayerRef | None
     ai: str | None
     name: str
     owner: PlayerRef | None = None
     why: str | None = None
+    missed: int = 0
+    waiting: bool = False  # a rematch lobby: this person has not confirmed yet
 
     def stored(self, index: int) -> Seat:
         if self.player is not None:
@@ -85,7 +93,9 @@ class SeatInfo:
             player_id = self.owner.user_id
         else:
             player_id = f"ai-{index}"
-        return Seat(player_id=player_id, name=self.name, ai=self.ai, why=self.why)
+        return Seat(
+            player_id=player_id, name=self.name, ai=self.ai, why=self.why, missed=self.missed
+        )
 
 
 @dataclass
@@ -112,6 +122,19 @@ class LiveTable:
     selection: list[str] = field(default_factory=list)
     target: int | None = None
     sort_by: dict[str, str] = field(default_factory=dict)
+    away_after: int | None = None  # None: automatic (on for long timers); 0: off
+
+    @property
+    def away_limit(self) -> int:
+        """Turns in a row that may run out before an AI plays the seat (0: never)."""
+        return away_limit(self.rules, self.away_after)
+
+    def away_seat_of(self, player: PlayerRef) -> int | None:
+        """The seat an AI plays while ``player`` is away, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.why == "away" and seat.owner is not None and seat.owner.same_person(player):
+                return index
+        return None
 
     def seat_of(self, player: PlayerRef) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -159,9 +182,12 @@ def describe(table: LiveTable | None) -> dict[str, Any] | None:
                 s.name,
                 s.owner.user_id if s.owner else None,
                 s.why,
+                s.missed,
+                s.waiting,
             )
             for s in table.seats
         ],
+        "away_after": table.away_after,
         "game_id": table.game_id,
         "version": table.version,
         "position": game.to_text() if game is not None else None,
@@ -222,6 +248,7 @@ class GameManager:
         self._broadcast: list[Outbox] = []
         self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
         self._tasks: set[asyncio.Task[None]] = set()
+        self._server_channels: dict[str, ServerChannels] = {}
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -240,6 +267,19 @@ class GameManager:
             task = loop.create_task(self._flush_pending())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def set_server_channels(self, platform: str, lookup: ServerChannels) -> None:
+        """How ``stats`` finds the other channels of a channel's server or group on
+        ``platform`` (a Discord adapter lists its guild's text channels). Without one, a
+        channel stands alone (a Telegram group is one chat)."""
+        self._server_channels[platform] = lookup
+
+    async def _channels_of(self, channel: ChannelRef) -> list[str]:
+        lookup = self._server_channels.get(channel.platform)
+        ids = [channel.chat_id]
+        if lookup is not None:
+            ids.extend(str(c) for c in await lookup(channel))
+        return list(dict.fromkeys(ids))
 
     def _lock(self, key: str) -> asyncio.Lock:
         """The channel's lock: every command and timer of a table runs under it, and a reload
@@ -272,6 +312,13 @@ class GameManager:
         except BadNumber as err:
             said = await self._safe_language(channel)
             return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
+        if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
+            try:
+                return await self._replay(channel, player, command.args)
+            except Exception:
+                self._internal("replay %r failed in %s", shorten(text, 80), channel.key)
+                said = await self._safe_language(channel)
+                return [self._note(channel, player, t(said, "error"))]
         async with self._lock(channel.key):  # a failure is undone under the lock too
             try:
                 return await self._handle_locked(player, channel, command, admin, seen)
@@ -313,17 +360,26 @@ class GameManager:
             if memory is not None and self._turn_over(memory, player, seen):
                 return [self._note(channel, player, t(memory.lang, "turn_over"))]
         table = await self._current(channel)
+        back: list[Reply] = []
+        if table is not None and table.phase == "playing":
+            away = table.away_seat_of(player)
+            if away is not None:  # any command brings an absent player back at once
+                back = await self._come_back(table, away, player)
         if verb == "start":
             if table is not None:
-                return [self._note(channel, player, t(table.lang, "already_running"))]
+                return [*back, self._note(channel, player, t(table.lang, "already_running"))]
             replies = await self._start(player, channel, args)
+            await self._store_lobby(channel, None)
+            return replies
+        if verb == "rematch" and table is None:
+            replies = await self._rematch(player, channel)
             await self._store_lobby(channel, None)
             return replies
         if table is None:
             return await self._without_table(player, channel, verb, args)
         before = self._lobby_data(channel)
         try:
-            return await self._dispatch(table, player, verb, args, admin)
+            return [*back, *await self._dispatch(table, player, verb, args, admin)]
         finally:
             await self._store_lobby(channel, before)
 
@@ -400,11 +456,13 @@ class GameManager:
             "host": {"user_id": table.host.user_id, "name": table.host.display_name},
             "rules": table.rules.to_text(),
             "lang": table.lang,
+            "away_after": table.away_after,
             "seats": [
                 {
                     "user_id": seat.player.user_id if seat.player else None,
                     "name": seat.name,
                     "ai": seat.ai,
+                    "waiting": seat.waiting,
                 }
                 for seat in table.seats
             ],
@@ -414,13 +472,16 @@ class GameManager:
     def _lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
         host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
         table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
+        table.away_after = data.get("away_after")
         for seat in data["seats"]:
             player = (
                 None
                 if seat["user_id"] is None
                 else PlayerRef(channel.platform, seat["user_id"], seat["name"])
             )
-            table.seats.append(SeatInfo(player, seat["ai"], seat["name"]))
+            table.seats.append(
+                SeatInfo(player, seat["ai"], seat["name"], waiting=bool(seat.get("waiting")))
+            )
         return table
 
     async def _store_lobby(self, channel: ChannelRef, before: dict[str, Any] | None) -> None:
@@ -503,6 +564,8 @@ class GameManager:
             return [self._note(channel, player, await self._history(channel, lang))]
         if verb == "language":
             return [await self._language(None, channel, player, args)]
+        if verb == "stats":
+            return [self._note(channel, player, await self._stats(channel, player, args, lang))]
         return [self._note(channel, player, t(lang, "no_game"))]
 
     def _rules_from_settings(self, settings: Any) -> Rules:
@@ -550,6 +613,13 @@ class GameManager:
             return [self._note(table.channel, player, await self._history(table.channel, lang))]
         if verb == "language":
             return [await self._language(table, table.channel, player, args)]
+        if verb == "stats":
+            text = await self._stats(table.channel, player, args, lang)
+            return [self._note(table.channel, player, text)]
+        if verb == "rematch":
+            if table.phase != "lobby":
+                return [self._note(table.channel, player, t(lang, "already_running"))]
+            return await self._join(table, player, args, admin)
         if table.phase == "lobby":
             if verb in ("status", "table"):
                 return [self._lobby_reply(table)]
@@ -604,10 +674,17 @@ class GameManager:
         """Open a lobby (the caller holds the channel's lock and found no table)."""
         settings = await self.settings.get(channel.platform, channel.chat_id)
         rules = self._rules_from_settings(settings)
+        lang = self._language_of(settings)
+        away_after: int | None = None
         for part in args.split():
             key, _, value = part.partition("=")
+            if key.lower() in AWAY_KEYS:
+                valid, away_after = parse_away(value)
+                if not valid:
+                    return [self._note(channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+                continue
             rules = rules.with_setting(key, value)
-        table = LiveTable(channel, player, rules, lang=self._language_of(settings))
+        table = LiveTable(channel, player, rules, lang=lang, away_after=away_after)
         table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
         self.tables[channel.key] = table
         lang = table.lang
@@ -619,7 +696,8 @@ class GameManager:
     def _seats_text(self, table: LiveTable) -> str:
         parts = []
         for i, seat in enumerate(table.seats, start=1):
-            parts.append(f"{i}. {seat.name}")
+            mark = " " + t(table.lang, "seat_waiting") if seat.waiting else ""
+            parts.append(f"{i}. {seat.name}{mark}")
         return ", ".join(parts)
 
     def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
@@ -628,7 +706,7 @@ class GameManager:
             lang,
             "lobby_state",
             seats=self._seats_text(table),
-            settings=self._settings_text(table.rules, lang),
+            settings=self._settings_text(table.rules, lang, table.away_after),
         )
         # What just happened ("Bob joined") goes above the seat list, which the lobby message
         # always keeps (it is edited in place, so it must stay whole).
@@ -645,8 +723,9 @@ class GameManager:
         )
         return self._public(table, body, buttons=buttons, slot="lobby")
 
-    def _settings_text(self, rules: Rules, lang: str) -> str:
+    def _settings_text(self, rules: Rules, lang: str, away_after: int | None = None) -> str:
         games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
+        away = away_limit(rules, away_after)
         return t(
             lang,
             "settings_line",
@@ -655,6 +734,7 @@ class GameManager:
             timer=duration(rules.turn_seconds),
             games=games,
             hints=t(lang, "setting_on" if rules.hints else "setting_off"),
+            away=away if away else t(lang, "setting_off"),
         )
 
     def _is_host(self, table: LiveTable, player: PlayerRef, admin: bool) -> bool:
@@ -666,7 +746,12 @@ class GameManager:
         lang = table.lang
         if table.phase != "lobby":
             return [self._note(table.channel, player, t(lang, "lobby_only"))]
-        if table.seat_of(player) is not None:
+        seat = table.seat_of(player)
+        if seat is not None and table.seats[seat].waiting:
+            table.seats[seat].waiting = False
+            name = table.seats[seat].name
+            return await self._deal_if_ready(table, t(lang, "rematch_yes", name=name))
+        if seat is not None:
             return [self._note(table.channel, player, t(lang, "already_seated"))]
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
@@ -682,7 +767,59 @@ class GameManager:
         seat = table.seat_of(player)
         if seat is None:
             return [self._note(table.channel, player, t(lang, "not_seated"))]
-        return await self._remove_seat(table, seat, t(lang, "left", name=table.seats[seat].name))
+        rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
+        text = t(lang, "left", name=table.seats[seat].name)
+        replies = await self._remove_seat(table, seat, text)
+        if rematch and self.tables.get(table.channel.key) is table:
+            return await self._deal_if_ready(table, text)  # the others all said yes
+        return replies
+
+    async def _rematch(self, player: PlayerRef, channel: ChannelRef) -> list[Reply]:
+        """After a match: a lobby with the same seats (AI seats included) and settings as its
+        last game. The presser is in; it deals once every other person confirmed (Rematch or
+        Join), or when the host deals. A seat whose person left or was kicked is not dealt."""
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        lang = self._language_of(settings)
+        last = await self.games.history(channel.platform, channel.chat_id, limit=1)
+        if not last or last[0].status != "finished" or last[0].match_id is None:
+            return [self._note(channel, player, t(lang, "no_rematch"))]
+        game = last[0]
+        setup = json.loads(game.setup)
+        lang = setup.get("lang", lang)
+        people = [s.player_id for s in game.seats if s.counts_for_person]
+        if player.user_id not in people:
+            return [self._note(channel, player, t(lang, "rematch_players_only"))]
+        seats = []
+        for s in game.seats:
+            if s.counts_for_person:
+                person = PlayerRef(channel.platform, s.player_id, s.name)
+                seats.append(SeatInfo(person, None, s.name, waiting=s.player_id != player.user_id))
+            elif s.why is None:
+                seats.append(SeatInfo(None, s.ai, s.name))
+        old_host = setup["host"]["user_id"]
+        host = next((s.player for s in seats if s.player and s.player.user_id == old_host), player)
+        table = LiveTable(
+            channel,
+            host,
+            Rules.from_text(setup["rules"]),
+            lang=lang,
+            seats=seats,
+            away_after=setup.get("away_after"),
+        )
+        self.tables[channel.key] = table
+        name = player.display_name or player.user_id
+        return await self._deal_if_ready(
+            table, t(lang, "rematch_open", name=name, seats=self._seats_text(table))
+        )
+
+    async def _deal_if_ready(self, table: LiveTable, text: str) -> list[Reply]:
+        """The lobby reply, or, when nobody is left to confirm a rematch, the deal."""
+        waiting = [s.name for s in table.seats if s.waiting]
+        if waiting or len(table.seats) < 2:
+            if waiting:
+                text += " " + t(table.lang, "rematch_waiting", names=", ".join(waiting))
+            return [self._lobby_reply(table, text)]
+        return [self._public(table, text), *await self._deal(table, table.host, "", True)]
 
     async def _remove_seat(
         self, table: LiveTable, seat: int, text: str, why: str = "left"
@@ -699,6 +836,8 @@ class GameManager:
             return [self._lobby_reply(table, text)]
         # In a running game the seat is taken over by an AI so the others can finish; the
         # seat stays its player's in the match roster (their scores stay theirs).
+        if info.player is None and info.why == "away" and info.owner is not None:
+            info = SeatInfo(info.owner, None, info.name)  # kicked while away: the AI stays
         if info.player is None:
             return [self._public(table, t(lang, "kick_ai", name=info.name))]
         if not any(s.player for i, s in enumerate(table.seats) if i != seat):
@@ -738,6 +877,55 @@ class GameManager:
             replies.extend(await self._begin_turn(table))
         return replies
 
+    async def _come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
+        """An absent player sent a command: their seat is theirs again at once (their turn
+        starts now with a full timer if the AI had not moved yet, else on their next turn)."""
+        game = table.game
+        assert game is not None and table.game_id is not None
+        info = table.seats[seat]
+        table.seats[seat] = SeatInfo(player, None, info.name)
+        their_turn = not game.finished and game.current == seat
+        if their_turn:
+            table.draft = None
+            table.selection, table.target = [], None
+            table.deadline = self.scheduler.now() + table.rules.turn_seconds
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=[],
+            deadline=_dt(table.deadline) if table.deadline is not None else None,
+            draft=table.draft.steps if table.draft is not None else [],
+            turn=game.turn,
+            seats=[s.stored(i) for i, s in enumerate(table.seats)],
+        )
+        replies = [self._public(table, t(table.lang, "back", name=info.name))]
+        if their_turn:
+            replies.extend(await self._begin_turn(table))
+        else:
+            replies.append(await self._rack_reply(table, seat))
+        return replies
+
+    def _note_missed(self, table: LiveTable, outcome: TurnOutcome) -> Reply | None:
+        """Count a person's turn that ran out with nothing played (any other end of their turn
+        starts the count again); after ``away_limit`` in a row an AI plays their seat until
+        they send a command, unless nobody else at the table would be left to play."""
+        info = table.seats[outcome.seat]
+        if info.player is None:
+            return None
+        idle = outcome.timed_out and outcome.kind in ("draw", "pass")
+        info.missed = info.missed + 1 if idle else 0
+        if table.game is None or table.game.finished:
+            return None
+        limit = table.away_limit
+        others = any(s.player is not None for i, s in enumerate(table.seats) if i != outcome.seat)
+        if not idle or not limit or info.missed < limit or not others:
+            return None
+        table.seats[outcome.seat] = SeatInfo(
+            None, DEFAULT_AI, info.name, owner=info.player, why="away", missed=info.missed
+        )
+        return self._public(table, t(table.lang, "away", name=info.name, count=info.missed))
+
     async def _addbot(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
@@ -776,6 +964,7 @@ class GameManager:
                 if what and (
                     seat.name.lower() == what.lower()
                     or (seat.player and seat.player.user_id == what)
+                    or (seat.why == "away" and seat.owner and seat.owner.user_id == what)
                 ):
                     index = i
         if index is None:
@@ -799,7 +988,11 @@ class GameManager:
                 self._note(
                     table.channel,
                     player,
-                    t(lang, "settings", settings=self._settings_text(table.rules, lang)),
+                    t(
+                        lang,
+                        "settings",
+                        settings=self._settings_text(table.rules, lang, table.away_after),
+                    ),
                 )
             ]
         if not self._is_host(table, player, admin):
@@ -809,6 +1002,17 @@ class GameManager:
         if len(parts) != 2:
             raise CommandErrorAsRule(usage("settings"))
         key, value = parts
+        if key.lower() in AWAY_KEYS:
+            valid, away_after = parse_away(value)
+            if not valid:
+                return [self._note(table.channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+            table.away_after = away_after
+            name = player.display_name or player.user_id
+            return [
+                self._lobby_reply(
+                    table, t(lang, "setting_changed", name=name, key="away_after", value=value)
+                )
+            ]
         rules = table.rules.with_setting(key, value)
         table.rules = rules
         await self.settings.update(
@@ -890,7 +1094,7 @@ class GameManager:
                 lang,
                 "lobby_state",
                 seats=self._seats_text(table),
-                settings=self._settings_text(table.rules, lang),
+                settings=self._settings_text(table.rules, lang, table.away_after),
             ),
             slot="lobby",
         )  # the lobby message loses its buttons
@@ -905,6 +1109,7 @@ class GameManager:
                 "host": {"user_id": table.host.user_id, "name": table.host.display_name},
                 "lang": table.lang,
                 "players": len(table.seats),
+                "away_after": table.away_after,
             }
         )
 
@@ -1104,6 +1309,9 @@ class GameManager:
         table.draft = None
         table.selection, table.target = [], None
         new_actions = game.log[table.saved_actions :]
+        seats_before = [s.stored(i) for i, s in enumerate(table.seats)]
+        away = self._note_missed(table, outcome)
+        seats_now = [s.stored(i) for i, s in enumerate(table.seats)]
         if game.finished:
             assert game.result is not None
             result = game.result
@@ -1127,10 +1335,13 @@ class GameManager:
                 deadline=_dt(deadline),
                 draft=[],
                 turn=game.turn,
+                seats=seats_now if seats_now != seats_before else None,
             )
             table.deadline = deadline
         table.saved_actions = len(game.log)
         replies = [self._public(table, self._outcome_text(table, outcome))]
+        if away is not None:
+            replies.append(away)
         mover = table.seats[outcome.seat]
         if mover.player is not None:
             replies.append(await self._rack_reply(table, outcome.seat))
@@ -1167,7 +1378,10 @@ class GameManager:
         replies.append(standings)
         if match.finished:
             names = " & ".join(table.seats[s].name for s in match.winners())
-            replies.append(self._public(table, t(lang, "match_over", names=names)))
+            rematch = (Button(t(lang, "button_rematch"), "rematch", "success"),)
+            replies.append(
+                self._public(table, t(lang, "match_over", names=names), buttons=(rematch,))
+            )
             self.tables.pop(table.channel.key, None)
             return replies
         replies.append(
@@ -1429,7 +1643,7 @@ class GameManager:
             except CommandError as err:
                 return say(lang, err)
             return t(lang, "help_verb", usage=say(lang, usage(verb)))
-        return t(lang, "help", verbs=", ".join(ALL_VERBS))
+        return t(lang, "help", verbs=", ".join(KNOWN_VERBS))
 
     def _rules_text(self, lang: str, rules: Rules) -> str:
         return t(
@@ -1458,6 +1672,80 @@ class GameManager:
             for i, e in enumerate(entries, start=1)
         )
         return t(lang, "leaderboard", rows=rows)
+
+    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> str:
+        """A player's record over every channel of this server or group: the sender's, or
+        the one named (a display name, a user id or a mention)."""
+        ids = await self._channels_of(channel)
+        who = args.strip()
+        person = player.user_id
+        if who:
+            found = await self._find_player(channel.platform, ids, who)
+            if found is None:
+                return t(lang, "stats_unknown", name=shorten(who))
+            person = found
+        record = await self.stats.across_channels(channel.platform, ids, person)
+        if record is None:
+            return t(lang, "stats_none", name=shorten(who) or player.display_name or person)
+        average = record.average_score
+        best = "-" if record.best_score is None else f"{record.best_score:+d}"
+        if record.best_game_at is not None:
+            best += f" ({record.best_game_at.strftime('%Y-%m-%d')})"
+        return t(
+            lang,
+            "stats",
+            name=record.name,
+            channels=record.channels,
+            played=record.games_played,
+            won=record.games_won,
+            average="-" if average is None else f"{average:+.1f}",
+            best=best,
+            matches_won=record.matches_won,
+            matches=record.matches_played,
+        )
+
+    async def _find_player(self, platform: str, ids: Sequence[str], who: str) -> str | None:
+        """The user id of a player named by display name, user id or mention (``<@123>``,
+        ``@name``), among those with a record in ``ids``."""
+        wanted = who.strip().removeprefix("<@").removeprefix("!").removesuffix(">")
+        wanted = wanted.removeprefix("@").strip().lower()
+        for chat_id in ids:
+            for entry in await self.stats.leaderboard(platform, chat_id, limit=1000):
+                if wanted in (entry.player_id.lower(), entry.name.lower()):
+                    return entry.player_id
+        return None
+
+    async def _replay(self, channel: ChannelRef, player: PlayerRef, args: str) -> list[Reply]:
+        """The animation of the channel's last finished game (or the ``nth`` newest of its
+        history), posted with the game's record; drawn in a worker thread, outside the lock."""
+        from engine.record import parse_record
+        from renderers.animation import animate
+        from storage.replays import record_for_channel
+
+        lang = await self.language(channel)
+        what = args.strip().lstrip("#")
+        nth = parse_number(what) if what else 1
+        if nth is None or nth < 1:
+            return [self._note(channel, player, t(lang, "replay_usage"))]
+        games = await self.games.history(channel.platform, channel.chat_id, limit=nth)
+        if not games:
+            return [self._note(channel, player, t(lang, "replay_none"))]
+        if len(games) < nth:
+            return [self._note(channel, player, t(lang, "replay_nth", count=len(games)))]
+        game = games[nth - 1]
+        record = await record_for_channel(
+            self.db, channel.platform, channel.chat_id, game_id=game.id
+        )
+        translate = translator(lang)
+        gif = await asyncio.to_thread(
+            lambda: animate(parse_record(record), fmt="gif", translate=translate)
+        )
+        when = game.finished_at.strftime("%Y-%m-%d %H:%M") if game.finished_at else "?"
+        caption = t(lang, "replay", when=when, names=", ".join(s.name for s in game.seats))
+        replies = [Reply(channel, caption, images=(Image("replay.gif", gif, caption),))]
+        for part in _chunks(record, RECORD_CHUNK):
+            replies.append(Reply(channel, part))
+        return replies
 
     async def _history(self, channel: ChannelRef, lang: str) -> str:
         games = await self.games.history(channel.platform, channel.chat_id, limit=5)
@@ -1489,17 +1777,17 @@ class GameManager:
         seats = []
         for s in record.seats:
             if s.ai is None:
-                seats.append(
-                    SeatInfo(PlayerRef(record.platform, s.player_id, s.name), None, s.name)
-                )
+                person = PlayerRef(record.platform, s.player_id, s.name)
+                seats.append(SeatInfo(person, None, s.name, missed=s.missed))
             elif s.why is not None:
-                owner = PlayerRef(record.platform, s.player_id)
-                seats.append(SeatInfo(None, s.ai, s.name, owner=owner, why=s.why))
+                owner = PlayerRef(record.platform, s.player_id, s.name if s.why == "away" else "")
+                seats.append(SeatInfo(None, s.ai, s.name, owner=owner, why=s.why, missed=s.missed))
             else:
                 seats.append(SeatInfo(None, s.ai, s.name))
         table = LiveTable(
             channel, host, rules, lang=setup.get("lang", "en"), seats=seats, phase="playing"
         )
+        table.away_after = setup.get("away_after")
         game = Game.from_text(record.snapshot)
         game.log = list(record.actions or [])
         table.game = game
@@ -1583,6 +1871,55 @@ class GameManager:
             gone = self.tables.pop(channel.key, None)
             if gone is not None:
                 self._cancel_timers(gone)
+
+
+def away_limit(rules: Rules, away_after: int | None) -> int:
+    """The ``away_after`` setting in force: as chosen, or automatic (``AWAY_AUTO`` turns for
+    timers of an hour or more, where one absent player would stall the table for days; off for
+    real-time tables, as at a real table)."""
+    if away_after is not None:
+        return away_after
+    return AWAY_AUTO if rules.turn_seconds >= AWAY_AUTO_HOURS else 0
+
+
+AWAY_KEYS = ("away_after", "away")
+
+
+def parse_away(value: str) -> tuple[bool, int | None]:
+    """``away_after`` values: ``auto``, ``off`` (or 0), or 1 to 99 turns. Returns (valid, value)."""
+    word = value.strip().lower()
+    if word == "auto":
+        return True, None
+    if word in ("off", "no", "never", "0"):
+        return True, 0
+    number = parse_number(word)
+    if number is not None and 1 <= number <= AWAY_MOST:
+        return True, number
+    return False, None
+
+
+ServerChannels = Callable[[ChannelRef], Awaitable[Sequence[str]]]
+RECORD_CHUNK = 1900  # a record goes out in messages under Discord's 2,000 characters
+
+
+def _chunks(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            pieces.append(current)
+            current = ""
+        current += line
+    if current.strip():
+        pieces.append(current)
+    return [p.rstrip("\n") for p in pieces if p.strip()]
 
 
 class RummikubErrorText(RummikubError):

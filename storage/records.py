@@ -18,16 +18,25 @@ class Seat:
     player_id: str
     name: str
     ai: str | None = None
-    why: str | None = None  # an AI playing a person's seat: "left" or "kicked"
+    why: str | None = None  # an AI playing a person's seat: "left", "kicked" or "away"
+    missed: int = 0  # the person's turns in a row that ran out (absent players)
 
     @property
     def is_ai(self) -> bool:
         return self.ai is not None
 
+    @property
+    def counts_for_person(self) -> bool:
+        """Whether the game counts in the person's statistics: a human seat, or one an AI
+        plays only while its person is away (their scores stay theirs)."""
+        return self.ai is None or self.why == "away"
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"player_id": self.player_id, "name": self.name, "ai": self.ai}
         if self.why is not None:
             data["why"] = self.why
+        if self.missed:
+            data["missed"] = self.missed
         return data
 
     @classmethod
@@ -37,6 +46,7 @@ class Seat:
             name=str(data["name"]),
             ai=data.get("ai"),
             why=data.get("why"),
+            missed=int(data.get("missed", 0)),
         )
 
 

@@ -85,9 +85,10 @@ async def record_game(
     scores: Sequence[int],
     winner: int | None,
 ) -> None:
-    """Count a finished game for every human seat (AI seats are not on the leaderboard)."""
+    """Count a finished game for every human seat (AI seats are not on the leaderboard; a seat
+    an AI plays while its person is away counts for that person)."""
     for index, (seat, score) in enumerate(zip(seats, scores, strict=True)):
-        if seat.is_ai:
+        if not seat.counts_for_person:
             continue
         await _add(
             session,
@@ -110,7 +111,7 @@ async def record_match(
     winner_ids: set[str],
 ) -> None:
     for seat in players:
-        if seat.is_ai:
+        if not seat.counts_for_person:
             continue
         await _add(
             session,

@@ -1,7 +1,7 @@
 """A seeded random walk over many channels: valid and invalid commands, double clicks, timer
-expiries and restarts. After every step the game a fresh manager rebuilds from the database
-alone equals the one in memory, every tile is in exactly one place, and nothing internal
-failed; at the end every game finishes when its players keep drawing."""
+expiries, absent players and restarts. After every step the game a fresh manager rebuilds from
+the database alone equals the one in memory, every tile is in exactly one place, and nothing
+internal failed; at the end every game finishes when its players keep drawing."""
 
 from __future__ import annotations
 
@@ -51,7 +51,11 @@ NOISE = [
     "addbot easy",
     "deal",
 ]
-STARTS = ["start games=1 rack_size=7 threshold=0", "start rack_size=8 threshold=0", "start"]
+STARTS = [
+    "start games=1 rack_size=7 threshold=0",
+    "start rack_size=8 threshold=0 away_after=1",  # absent players go and come back
+    "start",
+]
 
 
 class World:
@@ -128,18 +132,26 @@ class World:
             await self.clock.advance(rng.choice([1, 20, 46, 60, 61]))
             return "advance"
         if table is None:
+            if rng.random() < 0.3:  # after a match: the same seats again
+                await self.say(rng.choice(PLAYERS), channel, "rematch")
+                return "rematch"
             await self.say(rng.choice(PLAYERS), channel, rng.choice(STARTS))
             return "start"
         if table.phase == "lobby":
             player = rng.choice(PLAYERS)
             verb = rng.choices(
-                ["join", "addbot easy", "deal", "leave", "kick 2", "status"],
-                weights=[30, 20, 35, 5, 5, 5],
+                ["join", "addbot easy", "deal", "leave", "kick 2", "status", "rematch"],
+                weights=[30, 20, 35, 5, 5, 5, 10],
             )[0]
             if verb == "deal":
                 player = table.host
             await self.say(player, channel, verb)
             return "lobby " + verb
+        away = [s.owner for s in table.seats if s.why == "away" and s.owner is not None]
+        if away and 0.55 <= roll < 0.65:  # an absent player sends a command and comes back
+            person = next(p for p in PLAYERS if p.same_person(rng.choice(away)))
+            await self.say(person, channel, rng.choice(["status", "draw", "rack", "leave"]))
+            return "back"
         mover = self.current_human(channel)
         if mover is None:
             return "ai-only"
@@ -213,6 +225,9 @@ async def test_random_walk_memory_always_equals_the_stored_game(seed: int, tmp_p
             seen[what.split()[0]] = seen.get(what.split()[0], 0) + 1
             await world.check(what)
         assert world.restarts > 0 and seen.get("double-draw", 0) > 0, seen
+        went = sum("an AI plays their seat" in r.text for r in world.sent)
+        came = sum(" is back and plays" in r.text for r in world.sent)
+        assert went > 0 and came > 0, (went, came)  # absent players went away and came back
         # Every game finishes when its players keep drawing (and timers run).
         for _ in range(4000):
             live = [c for c in CHANNELS if world.table(c) is not None]
