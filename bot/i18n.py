@@ -159,8 +159,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Please try again.",
         "turn_over": "That turn is already over; nothing was changed.",
         "kick_ai": "{name} is an AI seat; it plays on until the game ends.",
-        "away": "{name} let {count} turns in a row run out: an AI plays their seat until they "
-        "send any command (scores stay theirs).",
+        "away": "{name} let {count} turn run out: an AI plays their seat until they send any "
+        "command (scores stay theirs).|{name} let {count} turns in a row run out: an AI plays "
+        "their seat until they send any command (scores stay theirs).",
         "back": "{name} is back and plays their own seat again.",
         "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
         "button_rematch": "Rematch",
@@ -340,7 +341,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "stats_unknown": "Nikt o imieniu {name!r} tu nie grał; wpisz imię tak, jak pokazuje je "
         "ranking.",
         "rematch_open": "{name} proponuje rewanż z tymi samymi ustawieniami. Miejsca: {seats}.",
-        "rematch_yes": "{name} gra w rewanżu.",
+        "rematch_yes": "{name} chce zagrać rewanż.",
         "rematch_waiting": "Czekamy na: {names} (Rewanż lub Dołącz; Wyjdź, aby nie grać; "
         "gospodarz może rozdać od razu).",
         "seat_waiting": "(niepotwierdzone)",

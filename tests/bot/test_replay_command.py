@@ -17,8 +17,9 @@ from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
 pytest.importorskip("storage.replays")
 pytest.importorskip("renderers.animation")
 
-from engine.record import parse_record
 from PIL import Image as PILImage
+
+from engine.record import parse_record
 
 
 def texts(replies: list[Reply]) -> str:
