@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import manager as manager_module
 from bot.api import PlayerRef, Reply
 from bot.manager import GameManager, describe
+from bot.manager import turns as manager_module
 from bot.scheduler import ManualScheduler
 from tests.bot.conftest import InternalErrors
 from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness

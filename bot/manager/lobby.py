@@ -1,0 +1,464 @@
+"""The lobby: start, join, leave, AI seats, kick, settings, rematch, cancel and deal."""
+
+from __future__ import annotations
+
+import json
+
+from bot.api import Button, ChannelRef, PlayerRef, Reply
+from bot.commands import (
+    parse_number,
+    shorten,
+    usage,
+)
+from bot.i18n import LANGUAGES, duration, t
+from bot.manager.state import (
+    AWAY_KEYS,
+    AWAY_MOST,
+    DEFAULT_AI,
+    CommandErrorAsRule,
+    LiveTable,
+    SeatInfo,
+    _dt,
+    away_limit,
+    parse_away,
+)
+from engine import Match, Rules, TurnOutcome
+from engine.ai import AI_LEVELS
+
+
+class LobbyRoom:
+    """Lobby commands and seats that change hands.
+
+    A part of :class:`bot.manager.GameManager`; it works on the manager's state."""
+
+    # ----- lobby ---------------------------------------------------------------------------
+
+    async def _start(self, player: PlayerRef, channel: ChannelRef, args: str) -> list[Reply]:
+        """Open a lobby (the caller holds the channel's lock and found no table)."""
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        rules = self._rules_from_settings(settings)
+        lang = self._language_of(settings)
+        away_after: int | None = None
+        for part in args.split():
+            key, _, value = part.partition("=")
+            if key.lower() in AWAY_KEYS:
+                valid, away_after = parse_away(value)
+                if not valid:
+                    return [self._note(channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+                continue
+            rules = rules.with_setting(key, value)
+        table = LiveTable(channel, player, rules, lang=lang, away_after=away_after)
+        table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
+        self.tables[channel.key] = table
+        lang = table.lang
+        reply = self._lobby_reply(
+            table, t(lang, "lobby_open", host=table.seats[0].name, seats=self._seats_text(table))
+        )
+        return [reply]
+
+    def _seats_text(self, table: LiveTable) -> str:
+        parts = []
+        for i, seat in enumerate(table.seats, start=1):
+            mark = " " + t(table.lang, "seat_waiting") if seat.waiting else ""
+            parts.append(f"{i}. {seat.name}{mark}")
+        return ", ".join(parts)
+
+    def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
+        lang = table.lang
+        state = t(
+            lang,
+            "lobby_state",
+            seats=self._seats_text(table),
+            settings=self._settings_text(table.rules, lang, table.away_after),
+        )
+        # What just happened ("Bob joined") goes above the seat list, which the lobby message
+        # always keeps (it is edited in place, so it must stay whole).
+        body = (
+            state if not text else text if self._seats_text(table) in text else text + "\n" + state
+        )
+        buttons = (
+            (
+                Button(t(lang, "button_join"), "join", "success"),
+                Button(t(lang, "button_leave"), "leave", "secondary"),
+                Button(t(lang, "button_add_ai"), "addbot", "primary"),
+                Button(t(lang, "button_deal"), "deal", "success"),
+            ),
+        )
+        return self._public(table, body, buttons=buttons, slot="lobby")
+
+    def _settings_text(self, rules: Rules, lang: str, away_after: int | None = None) -> str:
+        games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
+        away = away_limit(rules, away_after)
+        return t(
+            lang,
+            "settings_line",
+            edition=rules.edition.value,
+            threshold=rules.opening_threshold,
+            timer=duration(rules.turn_seconds),
+            games=games,
+            hints=t(lang, "setting_on" if rules.hints else "setting_off"),
+            away=away if away else t(lang, "setting_off"),
+        )
+
+    def _is_host(self, table: LiveTable, player: PlayerRef, admin: bool) -> bool:
+        return admin or table.host.same_person(player)
+
+    async def _join(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        seat = table.seat_of(player)
+        if seat is not None and table.seats[seat].waiting:
+            table.seats[seat].waiting = False
+            name = table.seats[seat].name
+            return await self._deal_if_ready(table, t(lang, "rematch_yes", name=name))
+        if seat is not None:
+            return [self._note(table.channel, player, t(lang, "already_seated"))]
+        limit = table.rules.edition.max_players
+        if len(table.seats) >= limit:
+            return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
+        name = player.display_name or player.user_id
+        table.seats.append(SeatInfo(player, None, name))
+        return [self._lobby_reply(table, t(lang, "joined", name=name, count=len(table.seats)))]
+
+    async def _leave(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        seat = table.seat_of(player)
+        if seat is None:
+            return [self._note(table.channel, player, t(lang, "not_seated"))]
+        rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
+        text = t(lang, "left", name=table.seats[seat].name)
+        replies = await self._remove_seat(table, seat, text)
+        if rematch and self.tables.get(table.channel.key) is table:
+            return await self._deal_if_ready(table, text)  # the others all said yes
+        return replies
+
+    async def _rematch(self, player: PlayerRef, channel: ChannelRef) -> list[Reply]:
+        """After a match: a lobby with the same seats (AI seats included) and settings as its
+        last game. The presser is in; it deals once every other person confirmed (Rematch or
+        Join), or when the host deals. A seat whose person left or was kicked is not dealt."""
+        settings = await self.settings.get(channel.platform, channel.chat_id)
+        lang = self._language_of(settings)
+        last = await self.games.history(channel.platform, channel.chat_id, limit=1)
+        if not last or last[0].status != "finished" or last[0].match_id is None:
+            return [self._note(channel, player, t(lang, "no_rematch"))]
+        game = last[0]
+        setup = json.loads(game.setup)
+        lang = setup.get("lang", lang)
+        people = [s.player_id for s in game.seats if s.counts_for_person]
+        if player.user_id not in people:
+            return [self._note(channel, player, t(lang, "rematch_players_only"))]
+        seats = []
+        for s in game.seats:
+            if s.counts_for_person:
+                person = PlayerRef(channel.platform, s.player_id, s.name)
+                seats.append(SeatInfo(person, None, s.name, waiting=s.player_id != player.user_id))
+            elif s.why is None:
+                seats.append(SeatInfo(None, s.ai, s.name))
+        old_host = setup["host"]["user_id"]
+        host = next((s.player for s in seats if s.player and s.player.user_id == old_host), player)
+        table = LiveTable(
+            channel,
+            host,
+            Rules.from_text(setup["rules"]),
+            lang=lang,
+            seats=seats,
+            away_after=setup.get("away_after"),
+        )
+        self.tables[channel.key] = table
+        name = player.display_name or player.user_id
+        return await self._deal_if_ready(
+            table, t(lang, "rematch_open", name=name, seats=self._seats_text(table))
+        )
+
+    async def _deal_if_ready(self, table: LiveTable, text: str) -> list[Reply]:
+        """The lobby reply, or, when nobody is left to confirm a rematch, the deal."""
+        waiting = [s.name for s in table.seats if s.waiting]
+        if waiting or len(table.seats) < 2:
+            if waiting:
+                text += " " + t(table.lang, "rematch_waiting", names=", ".join(waiting))
+            return [self._lobby_reply(table, text)]
+        return [self._public(table, text), *await self._deal(table, table.host, "", True)]
+
+    async def _remove_seat(
+        self, table: LiveTable, seat: int, text: str, why: str = "left"
+    ) -> list[Reply]:
+        lang = table.lang
+        info = table.seats[seat]
+        if table.phase == "lobby":
+            del table.seats[seat]
+            if not any(s.player for s in table.seats):
+                self.tables.pop(table.channel.key, None)
+                return [self._public(table, text)]
+            if info.player is not None and info.player.same_person(table.host):
+                table.host = next(s.player for s in table.seats if s.player)
+            return [self._lobby_reply(table, text)]
+        # In a running game the seat is taken over by an AI so the others can finish; the
+        # seat stays its player's in the match roster (their scores stay theirs).
+        if info.player is None and info.why == "away" and info.owner is not None:
+            info = SeatInfo(info.owner, None, info.name)  # kicked while away: the AI stays
+        if info.player is None:
+            return [self._public(table, t(lang, "kick_ai", name=info.name))]
+        if not any(s.player for i, s in enumerate(table.seats) if i != seat):
+            return [
+                self._public(table, text),
+                *await self._cancel_game(table, info.name),
+            ]
+        table.seats[seat] = SeatInfo(
+            None,
+            DEFAULT_AI,
+            f"{info.name} (AI)",
+            owner=info.owner
+            or (info.player and PlayerRef(info.player.platform, info.player.user_id)),
+            why=why,
+        )
+        if info.player is not None and info.player.same_person(table.host):
+            table.host = next(s.player for s in table.seats if s.player)
+        game = table.game
+        assert game is not None and table.game_id is not None
+        if game.current == seat:
+            table.draft = None
+            table.selection, table.target = [], None
+            table.deadline = self.scheduler.now()  # the AI's move is due now
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=[],
+            deadline=_dt(table.deadline) if table.deadline is not None else None,
+            draft=table.draft.steps if table.draft is not None else [],
+            turn=game.turn,
+            seats=[s.stored(i) for i, s in enumerate(table.seats)],
+            setup=self._setup_text(table),
+        )
+        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
+        if game.current == seat:
+            replies.extend(await self._begin_turn(table))
+        return replies
+
+    async def _come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
+        """An absent player sent a command: their seat is theirs again at once (their turn
+        starts now with a full timer if the AI had not moved yet, else on their next turn)."""
+        game = table.game
+        assert game is not None and table.game_id is not None
+        info = table.seats[seat]
+        table.seats[seat] = SeatInfo(player, None, info.name)
+        their_turn = not game.finished and game.current == seat
+        if their_turn:
+            table.draft = None
+            table.selection, table.target = [], None
+            table.deadline = self.scheduler.now() + table.rules.turn_seconds
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=[],
+            deadline=_dt(table.deadline) if table.deadline is not None else None,
+            draft=table.draft.steps if table.draft is not None else [],
+            turn=game.turn,
+            seats=[s.stored(i) for i, s in enumerate(table.seats)],
+        )
+        replies = [self._public(table, t(table.lang, "back", name=info.name))]
+        if their_turn:
+            replies.extend(await self._begin_turn(table))
+        else:
+            replies.append(await self._rack_reply(table, seat))
+        return replies
+
+    def _note_missed(self, table: LiveTable, outcome: TurnOutcome) -> Reply | None:
+        """Count a person's turn that ran out with nothing played (any other end of their turn
+        starts the count again); after ``away_limit`` in a row an AI plays their seat until
+        they send a command, unless nobody else at the table would be left to play."""
+        info = table.seats[outcome.seat]
+        if info.player is None:
+            return None
+        idle = outcome.timed_out and outcome.kind in ("draw", "pass")
+        info.missed = info.missed + 1 if idle else 0
+        if table.game is None or table.game.finished:
+            return None
+        limit = table.away_limit
+        others = any(s.player is not None for i, s in enumerate(table.seats) if i != outcome.seat)
+        if not idle or not limit or info.missed < limit or not others:
+            return None
+        table.seats[outcome.seat] = SeatInfo(
+            None, DEFAULT_AI, info.name, owner=info.player, why="away", missed=info.missed
+        )
+        return self._public(table, t(table.lang, "away", name=info.name, count=info.missed))
+
+    async def _addbot(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if table.seat_of(player) is None and not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "not_seated"))]
+        level = (args.split() or [DEFAULT_AI])[0].lower()
+        if level not in AI_LEVELS:
+            return [
+                self._note(table.channel, player, t(lang, "bad_level", levels=", ".join(AI_LEVELS)))
+            ]
+        limit = table.rules.edition.max_players
+        if len(table.seats) >= limit:
+            return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
+        number = sum(1 for s in table.seats if s.ai) + 1
+        table.seats.append(SeatInfo(None, level, f"AI {number} ({level})"))
+        text = t(lang, "ai_added", level=level, number=len(table.seats))
+        return [self._lobby_reply(table, text)]
+
+    async def _kick(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        what = args.strip().lstrip("#")
+        index = None
+        number = parse_number(what)
+        if number is not None:
+            if 1 <= number <= len(table.seats):
+                index = number - 1
+        else:
+            for i, seat in enumerate(table.seats):
+                if what and (
+                    seat.name.lower() == what.lower()
+                    or (seat.player and seat.player.user_id == what)
+                    or (seat.why == "away" and seat.owner and seat.owner.user_id == what)
+                ):
+                    index = i
+        if index is None:
+            return [
+                self._note(
+                    table.channel,
+                    player,
+                    t(lang, "bad_seat", what=shorten(what) or "?", count=len(table.seats)),
+                )
+            ]
+        name = table.seats[index].name
+        return await self._remove_seat(table, index, t(lang, "kicked", name=name), "kicked")
+
+    async def _settings(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        parts = args.replace("=", " ").split()
+        if not parts:
+            return [
+                self._note(
+                    table.channel,
+                    player,
+                    t(
+                        lang,
+                        "settings",
+                        settings=self._settings_text(table.rules, lang, table.away_after),
+                    ),
+                )
+            ]
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if len(parts) != 2:
+            raise CommandErrorAsRule(usage("settings"))
+        key, value = parts
+        if key.lower() in AWAY_KEYS:
+            valid, away_after = parse_away(value)
+            if not valid:
+                return [self._note(table.channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+            table.away_after = away_after
+            name = player.display_name or player.user_id
+            return [
+                self._lobby_reply(
+                    table, t(lang, "setting_changed", name=name, key="away_after", value=value)
+                )
+            ]
+        rules = table.rules.with_setting(key, value)
+        table.rules = rules
+        await self.settings.update(
+            table.channel.platform,
+            table.channel.chat_id,
+            language=table.lang,
+            **self._rules_fields(rules),
+        )
+        name = player.display_name or player.user_id
+        return [
+            self._lobby_reply(table, t(lang, "setting_changed", name=name, key=key, value=value))
+        ]
+
+    async def _cancel(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        return await self._cancel_game(table, player.display_name or player.user_id)
+
+    async def _cancel_game(self, table: LiveTable, by: str) -> list[Reply]:
+        self._cancel_timers(table)
+        if table.game_id is not None and table.game is not None:
+            await self.games.finish(
+                table.game_id,
+                expected_version=table.version,
+                snapshot=table.game.to_text(),
+                new_actions=table.game.log[table.saved_actions :],
+                status="cancelled",
+            )
+        if table.match_id is not None:
+            match = await self.matches.load(table.match_id)
+            if match.active:
+                await self.matches.close(table.match_id, expected_version=match.version)
+        self.tables.pop(table.channel.key, None)
+        return [Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")]
+
+    async def _language(
+        self, table: LiveTable | None, channel: ChannelRef, player: PlayerRef, args: str
+    ) -> Reply:
+        lang = args.strip().lower()
+        if lang not in LANGUAGES:
+            said = table.lang if table is not None else await self.language(channel)
+            return self._note(channel, player, t(said, "languages", codes=", ".join(LANGUAGES)))
+        current = await self.settings.get(channel.platform, channel.chat_id)
+        rules = self._rules_from_settings(current)
+        await self.settings.update(
+            channel.platform, channel.chat_id, language=lang, **self._rules_fields(rules)
+        )
+        if table is not None:
+            table.lang = lang
+        return Reply(channel, t(lang, "language_set"))
+
+    async def _deal(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+        if not self._is_host(table, player, admin):
+            return [self._note(table.channel, player, t(lang, "host_only"))]
+        if len(table.seats) < 2:
+            return [self._note(table.channel, player, t(lang, "need_players"))]
+        players = len(table.seats)
+        games = table.rules.games_for(players)
+        stored = await self.matches.create(
+            platform=table.channel.platform,
+            channel_id=table.channel.chat_id,
+            players=[s.stored(i) for i, s in enumerate(table.seats)],
+            games_planned=games,
+        )
+        table.match = Match(players, games)
+        table.match_id = stored.id
+        table.phase = "playing"
+        closed = self._public(
+            table,
+            t(
+                lang,
+                "lobby_state",
+                seats=self._seats_text(table),
+                settings=self._settings_text(table.rules, lang, table.away_after),
+            ),
+            slot="lobby",
+        )  # the lobby message loses its buttons
+        return [closed, *await self._new_game(table)]
