@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.cli_simulate import GameRecord, play_game
+from bot.cli.simulate import GameRecord, play_game
 
 
 def pairing(strong: str, weak: str, deals: int, seed: int) -> tuple[list[GameRecord], float]:

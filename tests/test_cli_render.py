@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli_render
+from bot.cli import render as cli_render
 from engine import Game
 from renderers.samples import SAMPLES
 from tests.renderers.pixels import decode

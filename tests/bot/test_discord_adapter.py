@@ -16,7 +16,8 @@ import pytest
 from discord import app_commands
 
 from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, Select, SelectOption
-from bot.discord_adapter import (
+from bot.i18n import t
+from bot.platforms.discord.adapter import (
     SETTINGS,
     TEXT_NO_POST,
     TEXT_STALE_BUTTON,
@@ -27,7 +28,6 @@ from bot.discord_adapter import (
     invite_url,
     make_custom_id,
 )
-from bot.i18n import t
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, running_fake
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.api import ChannelRef, Outbox, PlayerRef, Reply
-from bot.discord_adapter import TEXT_STALE_BUTTON, RummikubBot
 from bot.manager import GameManager
+from bot.platforms.discord.adapter import TEXT_STALE_BUTTON, RummikubBot
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from engine import Game

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.discord_adapter import RummikubBot
 from bot.manager import GameManager
+from bot.platforms.discord.adapter import RummikubBot
 from storage import Database
 from tests.fakes.discord_api import DiscordHarness, running_fake
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n_rules import PL
+from bot.i18n.rules import PL
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = [
     *sorted((ROOT / "engine").glob("*.py")),
     ROOT / "bot" / "commands.py",
-    ROOT / "bot" / "manager.py",
+    *sorted((ROOT / "bot" / "manager").glob("*.py")),
 ]
 PROGRAMMER_ERRORS = {"ValueError", "RuntimeError", "TypeError", "KeyError"}
 """Bad use of the API, never a player's input: these may stay English plain strings."""
@@ -144,8 +144,8 @@ def test_the_polish_table_holds_nothing_the_code_no_longer_says() -> None:
 
 
 def test_every_telegram_menu_entry_has_polish_that_fits() -> None:
-    from bot import i18n_menus
-    from bot.telegram.adapter import GROUP_COMMANDS, PRIVATE_COMMANDS
+    from bot.i18n import menus as i18n_menus
+    from bot.platforms.telegram.adapter import GROUP_COMMANDS, PRIVATE_COMMANDS
 
     for _, text in (*GROUP_COMMANDS, *PRIVATE_COMMANDS):
         assert text in i18n_menus.PL, text

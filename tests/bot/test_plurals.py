@@ -9,8 +9,8 @@ import string
 
 import pytest
 
-from bot import i18n_images
 from bot.i18n import MESSAGES, PLURAL_BY, TEMPLATES, plural, t, translator
+from bot.i18n import images as i18n_images
 from renderers.words import FORMS, Plural
 
 COUNTS = (0, 1, 2, 5, 22)

@@ -20,10 +20,10 @@ from PIL import Image as PILImage
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import ALL_VERBS, parse_command
-from bot.telegram import TelegramAdapter, TelegramConfig, run_telegram
-from bot.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
-from bot.telegram.pacing import Limits
-from bot.telegram.render import MAX_CALLBACK, split_text, to_html
+from bot.platforms.telegram import TelegramAdapter, TelegramConfig, run_telegram
+from bot.platforms.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
+from bot.platforms.telegram.pacing import Limits
+from bot.platforms.telegram.render import MAX_CALLBACK, split_text, to_html
 from tests.fakes.telegram_api import FakeTelegram
 
 # PTB 22 flags RetryAfter.retry_after as changing type when it is read.

@@ -18,8 +18,8 @@ import pytest
 from PIL import Image as PILImage
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply
-from bot.telegram import TelegramAdapter, TelegramConfig
-from bot.telegram.pacing import Limits
+from bot.platforms.telegram import TelegramAdapter, TelegramConfig
+from bot.platforms.telegram.pacing import Limits
 from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -464,7 +464,7 @@ async def test_a_new_lobby_and_its_table_are_new_messages_at_the_bottom(
 def test_which_failures_are_tried_again() -> None:
     from telegram.error import BadRequest, NetworkError, TimedOut
 
-    from bot.telegram.pacing import kind_of, retryable
+    from bot.platforms.telegram.pacing import kind_of, retryable
 
     assert kind_of("sendPhoto") == "send" and kind_of("editMessageMedia") == "edit"
     assert kind_of("sendChatAction") == "" and kind_of("deleteMessage") == ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cli_simulate import play_game, summary
+from bot.cli.simulate import play_game, summary
 from engine import Game, Rules
 from engine.ai import AI_LEVELS, choose_move, take_turn
 from engine.rules import joker_problem, opening_problem

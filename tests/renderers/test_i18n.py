@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from bot.i18n import translator
-from bot.i18n_images import PL
+from bot.i18n.images import PL
 from engine.messages import Msg
 from renderers import (
     draft_text,
@@ -48,7 +48,7 @@ from tests.renderers.test_views import game
 
 SOURCES = [
     *sorted((ROOT / "renderers").glob("*.py")),
-    ROOT / "bot" / "cli_render.py",
+    ROOT / "bot" / "cli" / "render.py",
     ROOT / "bot" / "presenter.py",
 ]
 PL_TR = translator("pl")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli_db
+from bot.cli import db as cli_db
 from storage.migrate import head_revision
 from tests.storage.conftest import needs_postgres
 

@@ -163,7 +163,7 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
 
 def _replay(args: argparse.Namespace) -> int:
     """Draw ``--replay FILE`` as an animated GIF or PNG, by the suffix of ``--out``."""
-    from bot.cli_replay import read_record_file
+    from bot.cli.replay import read_record_file
     from engine.record import parse_record
     from renderers.animation import animate
 

@@ -2,7 +2,7 @@
 
 The bot's own sentences are keyed by name (``MESSAGES``). The engine's rule errors and the
 renderers' labels are :class:`engine.messages.Msg` templates keyed by their English text; their
-Polish lives in ``bot/i18n_rules.py`` and ``bot/i18n_images.py`` and is reached through
+Polish lives in ``bot/i18n/rules.py`` and ``bot/i18n/images.py`` and is reached through
 :func:`translator`.
 """
 
@@ -12,7 +12,8 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
-from bot import i18n_images, i18n_rules
+from bot.i18n import images as i18n_images
+from bot.i18n import rules as i18n_rules
 from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
 

@@ -12,14 +12,14 @@ import sys
 from collections.abc import Sequence
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("bot.cli_run", "start every configured platform (terminal game if none)"),
-    "play": ("bot.cli_play", "play a match against AI seats in this terminal"),
-    "solve": ("bot.cli_solve", "find the best play for a table and a rack"),
-    "simulate": ("bot.cli_simulate", "seeded AI-vs-AI games with statistics"),
-    "render": ("bot.cli_render", "draw a table, rack or snapshot to a PNG"),
-    "replay": ("bot.cli_replay", "play a game record back turn by turn"),
-    "export": ("bot.cli_export", "write the record of a channel's finished game"),
-    "db": ("bot.cli_db", "database maintenance (upgrade)"),
+    "run": ("bot.cli.run", "start every configured platform (terminal game if none)"),
+    "play": ("bot.cli.play", "play a match against AI seats in this terminal"),
+    "solve": ("bot.cli.solve", "find the best play for a table and a rack"),
+    "simulate": ("bot.cli.simulate", "seeded AI-vs-AI games with statistics"),
+    "render": ("bot.cli.render", "draw a table, rack or snapshot to a PNG"),
+    "replay": ("bot.cli.replay", "play a game record back turn by turn"),
+    "export": ("bot.cli.export", "write the record of a channel's finished game"),
+    "db": ("bot.cli.db", "database maintenance (upgrade)"),
 }
 
 

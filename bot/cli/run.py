@@ -42,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--shard-ids", default=None, metavar="0,1", help="the Discord shards this process runs"
     )
-    from bot import cli_play
+    from bot.cli import play as cli_play
 
     terminal = parser.add_argument_group("the terminal game (when no token is set)")
     cli_play.configure(terminal, with_db=False)
@@ -70,7 +70,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"rummikub run: --shard-ids is a list like 0,1, not {args.shard_ids!r}.")
         return 2
     if not config.discord_token and not config.telegram_token:
-        from bot import cli_play
+        from bot.cli import play as cli_play
 
         print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a terminal game against AI seats.")
         return cli_play.main(args)  # it sets up its own (quiet) logging
@@ -113,7 +113,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         if discord_token:
             import discord
 
-            from bot.discord_adapter import run_discord
+            from bot.platforms.discord.adapter import run_discord
 
             if config.discord_api_base_url:
                 discord.http.Route.BASE = config.discord_api_base_url.rstrip("/")
@@ -128,7 +128,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
             tasks.append(asyncio.create_task(runner, name="discord"))
         telegram_token = config.secret("telegram_token")
         if telegram_token:
-            from bot.telegram import TelegramConfig, run_telegram
+            from bot.platforms.telegram import TelegramConfig, run_telegram
 
             telegram = TelegramConfig(
                 token=telegram_token,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.telegram.adapter import TelegramAdapter, TelegramConfig, run_telegram
-from bot.telegram.pacing import Limits
+from bot.platforms.telegram.adapter import TelegramAdapter, TelegramConfig, run_telegram
+from bot.platforms.telegram.pacing import Limits
 
 __all__ = ["Limits", "TelegramAdapter", "TelegramConfig", "run_telegram"]

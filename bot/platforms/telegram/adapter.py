@@ -52,12 +52,12 @@ from telegram.ext import (
 )
 from telegram.helpers import create_deep_linked_url
 
-from bot import i18n_menus
 from bot.api import ChannelRef, GameService, PlayerRef, Reply
 from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
-from bot.telegram.pacing import Limits, Pacer
-from bot.telegram.render import (
+from bot.i18n import menus as i18n_menus
+from bot.platforms.telegram.pacing import Limits, Pacer
+from bot.platforms.telegram.render import (
     SELECTED_MARK,
     CallbackCodes,
     Part,
@@ -67,7 +67,7 @@ from bot.telegram.render import (
     start_payload,
     to_html,
 )
-from bot.telegram.state import TelegramState
+from bot.platforms.telegram.state import TelegramState
 from storage import Database
 from storage.messages import MessageSlots
 

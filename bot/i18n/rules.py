@@ -176,7 +176,7 @@ PL: dict[str, str] = {
     "Unknown log entry {entry!r}.": "Nieznany wpis w dzienniku gry: {entry!r}.",
     "This is not a Rummikub snapshot (bad first line).": "To nie jest zapis stanu gry "
     "Rummikub (zły pierwszy wiersz).",
-    # --- the bot's command language (bot/commands.py, bot/manager.py) ----------------------
+    # --- the bot's command language (bot/commands.py, bot/manager/) ----------------------
     "I don't know the command {word!r}. {hint}": "Nie znam polecenia {word!r}. {hint}",
     "Did you mean {verb!r}?": "Czy chodziło o {verb!r}?",
     "Type help to see the commands.": "Wpisz help, aby zobaczyć polecenia.",
@@ -246,7 +246,7 @@ PL: dict[str, str] = {
     "joined melds {numbers}": "połączono układy {numbers}",
     "joined melds {numbers} with {tiles}": "połączono układy {numbers}, dokładając {tiles}",
     "No change.": "Bez zmian.",
-    # bot/manager.py: a hint
+    # bot/manager/: a hint
     # --- one rule for a turn, hints from the draft (engine/rules.py, draft.py, hints.py) ----
     "The same physical tile appears twice on the table.": "Ta sama fizyczna kostka leży na "
     "stole dwa razy.",

@@ -32,10 +32,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n_menus
 from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
 from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
+from bot.i18n import menus as i18n_menus
 from engine.ai import AI_LEVELS
 from storage import Database
 from storage.messages import MessageSlots

@@ -115,8 +115,8 @@ async def _play(
     config: BotSettings, args: argparse.Namespace, ai: list[str], settings: list[str]
 ) -> int:
     from bot.manager import GameManager
+    from bot.platforms.terminal import TerminalAdapter, stdin_reader
     from bot.presenter import Presenter
-    from bot.terminal import TerminalAdapter, stdin_reader
     from engine import Rules
     from storage import Database
 

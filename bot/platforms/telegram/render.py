@@ -16,7 +16,7 @@ from typing import Literal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.api import Button, Image, PlayerRef, Reply, Select
-from bot.telegram.state import TelegramState
+from bot.platforms.telegram.state import TelegramState
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024

@@ -1,0 +1,1 @@
+"""Discord: slash commands, buttons and ephemeral panels through discord.py."""
