@@ -30,7 +30,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
@@ -1085,7 +1085,8 @@ def _regroup(
     ids = {id(lk.tile): lk.ident for lk in model.locked}
     starting: dict[int, list[tuple[list[int], list[int]]]] = {}
     for meld in table:
-        if meld.kind is MeldKind.GROUP:
+        # (What is left of a set a retrieval took a tile from may be too short to give back.)
+        if meld.kind is MeldKind.GROUP and len(meld.tiles) >= 3:
             n = meld.faces[0].number
             if n in by_number:
                 starting.setdefault(n, []).append(
@@ -1773,55 +1774,316 @@ def _solve(
             return None
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
-    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
-    if found is None:
-        return None
-    score, way = found
-    new_melds = _finish(way, base)
-    frozen: list[Meld] = []
-    if minimal_change and base:
-        final_sets = {frozenset(m.tiles) for m in new_melds}
-        touched = [m for m in base if frozenset(m.tiles) not in final_sets]
-        trials = [touched] if len(touched) > 1 else []
-        trials += [[m] for m in touched[:6]]
-        # The pass is a preference: each trial only asks whether the optimum is still reached,
-        # and all of them share a node allowance.
-        cap = [_FREEZE_NODES]
-        last: tuple[_Direction, list[Meld]] | None = None
-        for trial in trials:
-            if any(m in frozen for m in trial):
-                continue
-            keep = frozen + trial
-            rest = [m for m in base if m not in keep]
-            again = _optimum(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
-            if again is not None and again[0] == score:
-                frozen = keep
-                last = (again[1], rest)
-                if trial is touched:
-                    break
-        if last is not None:
-            new_melds = _finish(*last)
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
-    if opening:
-        final = [*table, *sorted(new_melds, key=lambda m: _tile_key(m.tiles[0]))]
-    else:
-        final = _order(table, [*frozen, *new_melds], origin)
-        table_jokers = any(m.jokers for m in table)
-        if table_jokers and joker_problem(table, final, melded_before=True) is not None:
-            # Two table jokers leaning on one real tile of another set: the search reasons about
-            # faces, not which copy is which. Rare; keep the sets with jokers as they are.
-            fixed = [m for m in base if m.jokers]
-            rest = [m for m in base if not m.jokers]
-            again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
-            if again is None:
-                return None
-            final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
+    final: list[Meld] | None = None
+    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
+    if found is not None:
+        score, way = found
+        melds = _settle(base, optional, required, options, score, way, minimal_change, set())
+        if opening:
+            final = [*table, *sorted(melds, key=lambda m: _tile_key(m.tiles[0]))]
+        else:
+            final = _order(table, melds, origin)
+            if any(m.jokers for m in table) and joker_problem(table, final, True) is not None:
+                # Two table jokers leaning on one real tile of another set: the search reasons
+                # about faces, not which copy is which. Rare; keep the sets with jokers whole.
+                fixed = [m for m in base if m.jokers]
+                rest = [m for m in base if not m.jokers]
+                again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
+                final = (
+                    None
+                    if again is None
+                    else _order(table, [*fixed, *_finish(again[1], rest)], origin)
+                )
+    if not opening and any(m.jokers for m in table):
+        rack_tiles = [*required, *optional]
+        have = None if final is None else _placed_score(final, origin, objective)
+        if have is None or (not required and have < _placed_score(rack_tiles, {}, objective)):
+            taken = _retrieve(table, optional, required, options, have, minimal_change, origin)
+            if taken is not None:
+                final = taken
+    if final is None:
+        return None
     placed = sorted((t for m in final for t in m.tiles if id(t) not in origin), key=_tile_key)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )
     kept, moved = _metrics(table, final, origin)
     return Solution(final, placed, value, kept, moved, objective, opening)
+
+
+def _settle(
+    base: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    score: int,
+    way: _Direction,
+    minimal_change: bool,
+    unfrozen: set[int],
+) -> list[Meld]:
+    """The sets of an optimal table; with ``minimal_change`` the sets it touched are frozen
+    where the optimum survives (all at once, then one by one, up to six; ``unfrozen`` holds the
+    ids of starting sets that may not be frozen)."""
+    new_melds = _finish(way, base)
+    if not minimal_change or not base:
+        return new_melds
+    frozen: list[Meld] = []
+    final_sets = {frozenset(m.tiles) for m in new_melds}
+    touched = [m for m in base if frozenset(m.tiles) not in final_sets and id(m) not in unfrozen]
+    trials = [touched] if len(touched) > 1 else []
+    trials += [[m] for m in touched[:6]]
+    # The pass is a preference: each trial only asks whether the optimum is still reached,
+    # and all of them share a node allowance.
+    cap = [_FREEZE_NODES]
+    last: tuple[_Direction, list[Meld]] | None = None
+    for trial in trials:
+        if any(m in frozen for m in trial):
+            continue
+        keep = frozen + trial
+        rest = [m for m in base if m not in keep]
+        again = _optimum(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
+        if again is not None and again[0] == score:
+            frozen = keep
+            last = (again[1], rest)
+            if trial is touched:
+                break
+    if last is not None:
+        new_melds = _finish(*last)
+    return [*frozen, *new_melds]
+
+
+# -- joker retrieval -----------------------------------------------------------------------------
+#
+# A table joker may stay (the search locks it in its place) or be taken back: a real tile of a
+# face it stands for goes into its set (in a set with a real tile of its original set), and the
+# joker goes into a new set. In faces that is the locked joker's place filled by a real tile,
+# and one more free joker on the table: so each retrieval is searched as the same table with
+# the joker locked where it is, one real tile of its face taken out of the supply (from another
+# set when the table has one, else from the rack), and a stand-in joker that must be placed.
+# The stand-in's place is the joker's new place and the locked joker's place is the tile's.
+
+
+class _Take(NamedTuple):
+    """One retrieval: ``tile`` (face ``face``) takes the place of ``joker`` (of starting set
+    ``meld_index``); ``home`` is the starting set ``tile`` comes from (-1: the rack)."""
+
+    joker: Tile
+    meld_index: int
+    face: Face
+    tile: Tile
+    home: int
+
+
+class _Trial(NamedTuple):
+    """What one set of retrievals asks of the search: the table it reads, the rack tiles left,
+    the stand-ins for the freed jokers and the score the rack's replacement tiles add."""
+
+    takes: tuple[_Take, ...]
+    table: list[Meld]
+    optional: list[Tile]
+    required: list[Tile]
+    stand_ins: tuple[Tile, ...]
+    credit: int
+
+
+_STAND_IN_COPY = 1000  # copies of the placeholder jokers (a box holds at most 4 jokers)
+
+
+def _tile_score(tile: Tile, objective: str) -> int:
+    """What one placed rack tile scores (as the search's weights outside the opening)."""
+    points = tile.rack_value
+    return points * _BIG + 1 if objective == "value" else _BIG + points
+
+
+def _placed_score(
+    tiles: Iterable[Meld] | Iterable[Tile], origin: dict[int, int], objective: str
+) -> int:
+    """The score of the rack tiles among ``tiles`` (melds or tiles; table tiles by ``origin``)."""
+    total = 0
+    for item in tiles:
+        for tile in item.tiles if isinstance(item, Meld) else (item,):
+            if id(tile) not in origin:
+                total += _tile_score(tile, objective)
+    return total
+
+
+def _joker_faces(table: Sequence[Meld]) -> list[tuple[int, Tile, tuple[Face, ...]]]:
+    """Every table joker with the faces a real tile must show to take its place."""
+    out = []
+    for index, meld in enumerate(table):
+        for joker in meld.jokers:
+            if meld.kind is MeldKind.GROUP:
+                faces = meld.joker_options(joker)
+            else:
+                faces = (meld.faces[meld.tiles.index(joker)],)
+            out.append((index, joker, faces))
+    return out
+
+
+def _trials(
+    table: Sequence[Meld], optional: Sequence[Tile], required: Sequence[Tile], objective: str
+) -> list[_Trial]:
+    """Every way of taking back some of the table jokers with tiles that are there: each freed
+    joker's replacement face, the tile from another set when the table has one (that is never
+    worse than the rack's copy: the two can trade places), else from the rack."""
+    jokers = _joker_faces(table)
+    choices: list[list[Face | None]] = [[None, *faces] for _, _, faces in jokers]
+    trials: list[_Trial] = []
+    for combo in itertools.product(*choices):
+        if all(face is None for face in combo):
+            continue
+        used: set[int] = set()
+        takes: list[_Take] = []
+        for (index, joker, _), face in zip(jokers, combo, strict=True):
+            if face is None:
+                continue
+            take = _replacement(table, optional, required, index, joker, face, used)
+            if take is None:
+                break
+            takes.append(take)
+        else:
+            trials.append(_trial(table, optional, required, tuple(takes), objective))
+    return trials
+
+
+def _replacement(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    index: int,
+    joker: Tile,
+    face: Face,
+    used: set[int],
+) -> _Take | None:
+    """A tile of ``face`` not yet used: from a set without jokers first, then any other set,
+    then the rack (required tiles first)."""
+    candidates: list[tuple[int, int, Tile]] = []
+    for home, meld in enumerate(table):
+        if home == index:
+            continue
+        rank = 1 if meld.jokers else 0
+        for tile in meld.tiles:
+            if tile.color is face.color and tile.number == face.number and id(tile) not in used:
+                candidates.append((rank, home, tile))
+    if candidates:
+        _, home, tile = min(candidates, key=lambda c: (c[0], c[1]))
+    else:
+        rack = [t for t in (*required, *optional) if t.color is face.color]
+        tile = next((t for t in rack if t.number == face.number and id(t) not in used), None)  # type: ignore[assignment]
+        if tile is None:
+            return None
+        home = -1
+    used.add(id(tile))
+    return _Take(joker, index, face, tile, home)
+
+
+def _trial(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    takes: tuple[_Take, ...],
+    objective: str,
+) -> _Trial:
+    gone = {id(take.tile) for take in takes}
+    dp_table = list(table)
+    for take in takes:
+        if take.home >= 0:
+            meld = dp_table[take.home]
+            pairs = zip(meld.tiles, meld.faces, strict=True)
+            kept = [(t, f) for t, f in pairs if id(t) not in gone]
+            # What is left of that set is only tiles the search must place; it need not be a set.
+            dp_table[take.home] = Meld(
+                tuple(t for t, _ in kept), tuple(f for _, f in kept), meld.kind
+            )
+    stand_ins = tuple(Tile.joker(_STAND_IN_COPY + k) for k in range(len(takes)))
+    credit = sum(_tile_score(take.tile, objective) for take in takes if take.home < 0)
+    return _Trial(
+        takes,
+        dp_table,
+        [t for t in optional if id(t) not in gone],
+        [*(t for t in required if id(t) not in gone), *stand_ins],
+        stand_ins,
+        credit,
+    )
+
+
+def _retrieve(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    have: int | None,
+    minimal_change: bool,
+    origin: dict[int, int],
+) -> list[Meld] | None:
+    """The best table that takes back table jokers, if it beats ``have`` (the score without
+    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise."""
+    objective = cast(str, options["objective"])
+    joker_score = _tile_score(Tile.joker(), objective)
+    best: list[Meld] | None = None
+    for trial in _trials(table, optional, required, objective):
+        freed = len(trial.stand_ins)
+        if required:
+            target = None
+        else:
+            need = 1 if have is None else have + 1
+            target = need - trial.credit + freed * joker_score
+        found = _optimum(trial.table, trial.optional, trial.required, target=target, **options)  # type: ignore[arg-type]
+        if found is None:
+            continue
+        score, way = found
+        unfrozen = {id(m) for m in trial.table if m not in table}
+        melds = _settle(
+            trial.table,
+            trial.optional,
+            trial.required,
+            options,
+            score,
+            way,
+            minimal_change,
+            unfrozen,
+        )
+        final = _swapped(melds, trial, {id(m) for m in trial.table if m not in table})
+        if final is None or joker_problem(table, final, melded_before=True) is not None:
+            continue
+        gained = _placed_score(final, origin, objective)
+        if gained <= 0:
+            continue
+        best, have = _order(table, final, origin), gained
+        if required:
+            break
+    return best
+
+
+def _swapped(melds: Sequence[Meld], trial: _Trial, remnants: set[int]) -> list[Meld] | None:
+    """The search's sets with each freed joker's place given to its replacement tile and each
+    stand-in replaced by the joker itself; None if a group would then repeat a colour, or if
+    what is left of a set a tile was taken from (``remnants``, by id) came back as a set and
+    is not one."""
+    swap: dict[int, Tile] = {}
+    for take, stand_in in zip(trial.takes, trial.stand_ins, strict=True):
+        swap[id(take.joker)] = take.tile
+        swap[id(stand_in)] = take.joker
+    out: list[Meld] = []
+    for meld in melds:
+        if id(meld) in remnants:
+            if len(meld.tiles) < 3:
+                return None
+        elif not any(id(t) in swap for t in meld.tiles):
+            out.append(meld)
+            continue
+        tiles = [swap.get(id(t), t) for t in meld.tiles]
+        pins = {
+            i: face
+            for i, (tile, face) in enumerate(zip(tiles, meld.faces, strict=True))
+            if tile.color is None
+        }
+        try:
+            out.append(Meld.build(tiles, pins, meld.kind))
+        except InvalidMeldError:
+            return None
+    return out
 
 
 def check(table: Sequence[Meld], rack: Sequence[Tile], solution: Solution) -> str | None:
