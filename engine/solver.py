@@ -28,7 +28,7 @@ import gc as _gc
 import itertools
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
@@ -96,6 +96,7 @@ class _Locked:
     color: int  # run jokers: colour index; group jokers: -1
     number: int
     reals: frozenset[int]  # runs: numbers of the original real tiles; groups: their colours
+    banned: int = -1  # groups: a colour its final group may not hold (its replacement's), or -1
 
 
 _WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
@@ -135,6 +136,7 @@ class _Model:
         threshold: int,
         mirrored: bool = False,
         defer: bool = True,
+        banned: dict[int, int] | None = None,
     ) -> None:
         self.must = must = [[0] * 15 for _ in range(4)]
         self.opt = opt = [[0] * 15 for _ in range(4)]
@@ -146,6 +148,7 @@ class _Model:
         self.locked_run: dict[tuple[int, int], list[int]] = {}
         self.locked_group: dict[int, list[int]] = {}
         self.watch: list[set[int]] = [set() for _ in range(4)]
+        self.banned = banned or {}
         cid = _CID
         for index, meld in enumerate(table):
             for tile, face in zip(meld.tiles, meld.faces, strict=True):
@@ -194,7 +197,10 @@ class _Model:
             self.watch[c] |= {k for k in reals if k < face.number}
         else:
             colours = frozenset(COLORS.index(t.color) for t in meld.tiles if t.color is not None)
-            self.locked.append(_Locked(ident, tile, index, meld.kind, -1, face.number, colours))
+            banned = self.banned.get(id(tile), -1)
+            self.locked.append(
+                _Locked(ident, tile, index, meld.kind, -1, face.number, colours, banned)
+            )
             self.locked_group.setdefault(face.number, []).append(ident)
 
 
@@ -312,10 +318,12 @@ class _Search:
             [not row[n] and (c, n) not in locked_run for n in range(15)]
             for c, row in enumerate(avail)
         ]
+        # cover[c][n]: how many of the numbers n..13 hold a tile of colour c or a table joker
+        # standing in a run of it (a run led by a free joker must reach 13 through them).
         self.cover = [[0] * 15 for _ in range(4)]
-        for row, cover in zip(avail, self.cover, strict=True):
+        for c, (row, cover) in enumerate(zip(avail, self.cover, strict=True)):
             for n in range(13, 0, -1):
-                cover[n] = cover[n + 1] + (row[n] > 0)
+                cover[n] = cover[n + 1] + (row[n] > 0 or (c, n) in locked_run)
         # Per colour stage: the id of what the later colours of its number hold (see _Tables),
         # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
@@ -491,7 +499,12 @@ class _Search:
                 # joker it is: the answer is kept for the process.
                 locked = list(self.locked_at[n])
                 info = self.m.locked
-                masks = tuple(sorted(sum(1 << c for c in info[j].reals) for j in locked))
+                masks = tuple(
+                    sorted(
+                        sum(1 << c for c in info[j].reals) | ((info[j].banned + 1) << 4)
+                        for j in locked
+                    )
+                )
                 shared = (g, rest, jokers, masks)
                 ok = _LOCKED_OK.get(shared)
                 if ok is None:
@@ -957,7 +970,9 @@ def _plan_groups(
             reals = len(colours)
             for nl in range(min(len(locked), 4 - reals), -1, -1):
                 for lk in itertools.combinations(locked, nl):
-                    if not all(info[j].reals & set(colours) for j in lk):
+                    if not all(
+                        info[j].reals & set(colours) and info[j].banned not in colours for j in lk
+                    ):
                         continue
                     for nf in range(min(jokers, 4 - reals - nl), -1, -1):
                         if reals + nl + nf < 3:
@@ -1474,6 +1489,7 @@ def _direction(
     threshold: int,
     mirrored: bool,
     defer: bool = True,
+    banned: dict[int, int] | None = None,
 ) -> _Direction:
     back: dict[int, Tile] | None = None
     if mirrored:
@@ -1490,6 +1506,7 @@ def _direction(
         threshold=threshold,
         mirrored=mirrored,
         defer=defer,
+        banned=banned,
     )
     _useless(model)
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
@@ -1506,6 +1523,8 @@ def _optimum(
     target: int | None = None,
     cap: list[int] | None = None,
     defer: bool = True,
+    banned: dict[int, int] | None = None,
+    empty_ok: bool = False,
 ) -> tuple[int, _Direction] | None:
     """The optimum score and the search that found it (``_finish`` builds the sets holding
     ``table`` plus the placed rack tiles); None when no rack tile can be played.
@@ -1520,10 +1539,16 @@ def _optimum(
 
     Free jokers left over by a deferring search are added to the sets it found; in the rare case
     that they do not fit, the search runs again with every joker placed inside it."""
-    options = {"objective": objective, "opening": opening, "threshold": threshold, "defer": defer}
+    options = {
+        "objective": objective,
+        "opening": opening,
+        "threshold": threshold,
+        "defer": defer,
+        "banned": banned,
+    }
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
-        return _found(way, way.search.run(target))
+        return _found(way, way.search.run(target), empty_ok)
     flip = _start_high(table, optional, required)
     ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
     budget = _RACE_BUDGET
@@ -1541,10 +1566,18 @@ def _optimum(
             finally:
                 if cap is not None:
                     cap[0] -= way.search.nodes - before
-            found = _found(way, score)
+            found = _found(way, score, empty_ok)
             if found is not None and way.search.m.defer and not _placed_deferred(way):
                 options["defer"] = False
-                return _optimum(table, optional, required, target=target, cap=cap, **options)  # type: ignore[arg-type]
+                return _optimum(
+                    table,
+                    optional,
+                    required,
+                    target=target,
+                    cap=cap,
+                    empty_ok=empty_ok,
+                    **options,  # type: ignore[arg-type]
+                )
             return found
         if len(ways) == 1:
             ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
@@ -1591,8 +1624,8 @@ def _placed_deferred(way: _Direction) -> bool:
     return _attach(sets, search.leftover, avoid)
 
 
-def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
-    if score == _NEG or (score <= 0 and not way.required):
+def _found(way: _Direction, score: int, empty_ok: bool = False) -> tuple[int, _Direction] | None:
+    if score == _NEG or (score <= 0 and not way.required and not empty_ok):
         return None
     return score, way
 
@@ -1885,6 +1918,7 @@ class _Trial(NamedTuple):
     required: list[Tile]
     stand_ins: tuple[Tile, ...]
     credit: int
+    banned: dict[int, int]  # id of a freed group joker -> its replacement's colour index
 
 
 _STAND_IN_COPY = 1000  # copies of the placeholder jokers (a box holds at most 4 jokers)
@@ -2005,6 +2039,11 @@ def _trial(
         [*(t for t in required if id(t) not in gone), *stand_ins],
         stand_ins,
         credit,
+        {
+            id(take.joker): COLORS.index(take.face.color)
+            for take in takes
+            if table[take.meld_index].kind is MeldKind.GROUP and take.face.color is not None
+        },
     )
 
 
@@ -2029,24 +2068,27 @@ def _retrieve(
         else:
             need = 1 if have is None else have + 1
             target = need - trial.credit + freed * joker_score
-        found = _optimum(trial.table, trial.optional, trial.required, target=target, **options)  # type: ignore[arg-type]
+        here = {**options, "banned": trial.banned}
+        found = _optimum(trial.table, trial.optional, trial.required, target=target, **here)  # type: ignore[arg-type]
         if found is None:
             continue
         score, way = found
-        unfrozen = {id(m) for m in trial.table if m not in table}
-        melds = _settle(
-            trial.table,
-            trial.optional,
-            trial.required,
-            options,
-            score,
-            way,
-            minimal_change,
-            unfrozen,
-        )
-        final = _swapped(melds, trial, {id(m) for m in trial.table if m not in table})
-        if final is None or joker_problem(table, final, melded_before=True) is not None:
+        remnants = {id(m) for m in trial.table if m not in table}
+        final = _legal(table, _finish(way, trial.table), trial, remnants)
+        if final is None:
+            if len(trial.takes) == 1:
+                final = _in_new_set(table, trial, here, None if required else need, origin)
+            if final is not None:
+                best, have = _order(table, final, origin), _placed_score(final, origin, objective)
+                if required:
+                    break
             continue
+        if minimal_change:
+            # The pass may freeze a set the freed joker then cannot leave: keep it only if legal.
+            settled = _settle(
+                trial.table, trial.optional, trial.required, here, score, way, True, remnants
+            )
+            final = _legal(table, settled, trial, remnants) or final
         gained = _placed_score(final, origin, objective)
         if gained <= 0:
             continue
@@ -2054,6 +2096,261 @@ def _retrieve(
         if required:
             break
     return best
+
+
+def _in_new_set(
+    table: Sequence[Meld],
+    trial: _Trial,
+    options: dict[str, object],
+    need: int | None,
+    origin: dict[int, int],
+) -> list[Meld] | None:
+    """The best table for a one-joker ``trial`` (worth at least ``need``) with the freed
+    joker's new set chosen first: every run of up to five and every group it can make with one
+    copy of each other face, none holding every other tile of a starting set, and the rest
+    searched around it. Used when the search's own table puts the joker onto an old set."""
+    objective = cast(str, options["objective"])
+    stand_in = trial.stand_ins[0]
+    starts = [frozenset(m.tiles) - {trial.takes[0].joker} for m in table]
+    copies: dict[tuple[int, int], list[Tile]] = {}
+    for meld in trial.table:
+        for tile in meld.tiles:
+            if tile.color is not None:
+                copies.setdefault((_CID[id(tile.color)] - 1, tile.number), []).append(tile)
+    rack = [*trial.required, *trial.optional]
+    for tile in rack:
+        if tile.color is not None:
+            copies.setdefault((_CID[id(tile.color)] - 1, tile.number), []).append(tile)
+    rack_ids = {id(t) for t in rack}
+    rack_total = sum(_tile_score(t, objective) for t in trial.optional)
+    candidates: list[tuple[int, Meld]] = []
+    for faces in _joker_set_faces(copies):
+        tiles = _pick_copies(faces, copies, starts)
+        if tiles is None:
+            continue
+        full = [stand_in if t is None else t for t in tiles]
+        credit = sum(_tile_score(t, objective) for t in full if id(t) in rack_ids)
+        if faces[0][1] == faces[-1][1]:
+            meld = Meld.build(full, None, MeldKind.GROUP)
+        else:
+            colour = COLORS[next(c for c, _ in faces if c >= 0)]
+            low = next(n - i for i, (c, n) in enumerate(faces) if c >= 0)
+            run_faces = tuple(Face(colour, low + i) for i in range(len(full)))
+            meld = Meld(tuple(full), run_faces, MeldKind.RUN)
+        candidates.append((credit, meld))
+    candidates.sort(key=lambda c: -c[0])
+    best: list[Meld] | None = None
+    for credit, meld in candidates:
+        target = None if need is None else need - trial.credit - credit
+        if target is not None and rack_total + credit < target + credit:
+            continue
+        gone = {id(t) for t in meld.tiles}
+        rest_table = []
+        for m in trial.table:
+            if any(id(t) in gone for t in m.tiles):
+                pairs = [(t, f) for t, f in zip(m.tiles, m.faces, strict=True) if id(t) not in gone]
+                if pairs:
+                    rest_table.append(
+                        Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), m.kind)
+                    )
+            else:
+                rest_table.append(m)
+        optional = [t for t in trial.optional if id(t) not in gone]
+        required = [t for t in trial.required if id(t) not in gone and t is not stand_in]
+        if target is None or target <= 0:
+            target = 0  # the set alone already plays enough; the rest may add nothing
+        found = _optimum(
+            rest_table,
+            optional,
+            required,
+            target=target,
+            empty_ok=True,
+            **options,  # type: ignore[arg-type]
+        )
+        if found is None:
+            continue
+        rest = _finish(found[1], rest_table)
+        remnants = {id(m) for m in rest_table if m not in table}
+        final = _swapped([*rest, meld], trial, remnants)
+        if final is None or joker_problem(table, final, melded_before=True) is not None:
+            continue
+        score = _placed_score(final, origin, objective)
+        if score > 0 and (need is None or score >= need):
+            best, need = final, score + 1
+            if target is None and need is not None:
+                continue
+    return best
+
+
+def _joker_set_faces(
+    copies: dict[tuple[int, int], list[Tile]],
+) -> Iterator[list[tuple[int, int]]]:
+    """Face patterns of the sets a freed joker could make with real faces there are: runs of
+    three to five with the joker in any place (colour, number; the joker's place is (-1, n)),
+    and groups of three or four."""
+    for c in range(4):
+        for low in range(1, 12):
+            for size in range(3, 6):
+                if low + size - 1 > 13:
+                    break
+                numbers = range(low, low + size)
+                for place in numbers:
+                    if all(k == place or (c, k) in copies for k in numbers):
+                        yield [(-1, k) if k == place else (c, k) for k in numbers]
+    for n in range(1, 14):
+        here = [c for c in range(4) if (c, n) in copies]
+        for size in (2, 3):
+            for colours in itertools.combinations(here, size):
+                yield [*((c, n) for c in colours), (-1, n)]
+
+
+def _pick_copies(
+    faces: Sequence[tuple[int, int]],
+    copies: dict[tuple[int, int], list[Tile]],
+    starts: Sequence[frozenset[Tile]],
+) -> list[Tile | None] | None:
+    """One copy of each real face (None at the joker's place) such that the set holds no
+    starting set's other tiles; None if every choice does."""
+    pools = [[None] if c < 0 else copies[(c, n)] for c, n in faces]
+    for pick in itertools.islice(itertools.product(*pools), 16):
+        chosen = {t for t in pick if t is not None}
+        if not any(start and start <= chosen for start in starts):
+            return list(pick)
+    return None
+
+
+def _legal(
+    table: Sequence[Meld], melds: Sequence[Meld], trial: _Trial, remnants: set[int]
+) -> list[Meld] | None:
+    """The search's sets for ``trial`` as a table the joker rule accepts, or None."""
+    final = _swapped(melds, trial, remnants)
+    if final is not None and joker_problem(table, final, melded_before=True) is not None:
+        final = _repaired(table, final, [take.joker for take in trial.takes])
+    return final
+
+
+def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -> list[Meld] | None:
+    """A legal table with the same tiles when the search's one lets a freed joker join a set
+    that holds every other tile of a starting set (the search does not see which copy is
+    which): cut that run into pieces so the joker's piece is new, or trade a copy of one of
+    its faces with a set elsewhere. None if neither helps."""
+    starts = [frozenset(m.tiles) for m in table]
+    for joker in freed:
+        at = next(i for i, m in enumerate(final) if joker in m.tiles)
+        meld = final[at]
+        tiles = set(meld.tiles)
+        if not any(start - {joker} <= tiles for start in starts):
+            continue
+        for pieces in _cuts(meld):
+            trial = [*final[:at], *pieces, *final[at + 1 :]]
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
+        for trial in _joker_moves(final, at, joker, starts):
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
+        for k, other in enumerate(final):
+            if k == at:
+                continue
+            for i, mine in enumerate(meld.tiles):
+                for j, theirs in enumerate(other.tiles):
+                    if mine.color is None or mine.face != theirs.face or mine is theirs:
+                        continue
+                    a = _with_tile(meld, i, theirs)
+                    b = _with_tile(other, j, mine)
+                    trial = list(final)
+                    trial[at], trial[k] = a, b
+                    if joker_problem(table, trial, melded_before=True) is None:
+                        return trial
+    return None
+
+
+def _joker_moves(
+    final: list[Meld], at: int, joker: Tile, starts: Sequence[frozenset[Tile]]
+) -> Iterator[list[Meld]]:
+    """The table with ``joker`` (in ``final[at]``) traded for a joker from the rack in another
+    set, or moved to lengthen another set when its own set stands without it."""
+    meld = final[at]
+    index = meld.tiles.index(joker)
+    table_jokers = {t for start in starts for t in start if t.is_joker}
+    for k, other in enumerate(final):
+        if k == at:
+            continue
+        for j, theirs in enumerate(other.tiles):
+            if theirs.color is None and theirs not in table_jokers:
+                trial = list(final)
+                trial[at] = _with_tile(meld, index, theirs)
+                trial[k] = _with_tile(other, j, joker)
+                yield trial
+    rest = [t for t in meld.tiles if t is not joker]
+    pins = {i: f for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))}
+    try:
+        without = Meld.build(
+            rest,
+            {i: pins[meld.tiles.index(t)] for i, t in enumerate(rest) if t.is_joker},
+            meld.kind,
+        )
+    except InvalidMeldError:
+        return
+    for k, other in enumerate(final):
+        if k == at:
+            continue
+        for longer in _lengthened(other, joker):
+            for pieces in [[longer], *_cuts(longer)]:
+                yield (
+                    [*final[:at], without, *final[at + 1 : k], *pieces, *final[k + 1 :]]
+                    if (at < k)
+                    else [*final[:k], *pieces, *final[k + 1 : at], without, *final[at + 1 :]]
+                )
+
+
+def _lengthened(meld: Meld, joker: Tile) -> Iterator[Meld]:
+    """``meld`` with ``joker`` added at either end of a run, or as a group's fourth tile."""
+    if meld.kind is MeldKind.GROUP:
+        if len(meld.tiles) == 3:  # three tiles with a real one: a fourth joker always fits
+            yield Meld.build([*meld.tiles, joker], None, MeldKind.GROUP)
+        return
+    color = meld.faces[0].color
+    low, high = meld.faces[0].number, meld.faces[-1].number
+    if high < 13:
+        yield Meld((*meld.tiles, joker), (*meld.faces, Face(color, high + 1)), MeldKind.RUN)
+    if low > 1:
+        yield Meld((joker, *meld.tiles), (Face(color, low - 1), *meld.faces), MeldKind.RUN)
+
+
+def _with_tile(meld: Meld, index: int, tile: Tile) -> Meld:
+    """The same set with another copy of the same face at ``index`` (order kept canonical)."""
+    tiles = list(meld.tiles)
+    tiles[index] = tile
+    if meld.kind is MeldKind.GROUP and tile.color is not None:
+        pairs = sorted(
+            zip(tiles, meld.faces, strict=True),
+            key=lambda p: _tile_key(p[0]),
+        )
+        return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
+    return Meld(tuple(tiles), meld.faces, meld.kind)
+
+
+def _cuts(meld: Meld) -> Iterator[list[Meld]]:
+    """Every way of cutting a run into shorter runs of three or more with a real tile each."""
+    if meld.kind is not MeldKind.RUN or len(meld.tiles) < 6:
+        return
+    size = len(meld.tiles)
+
+    def pieces(start: int) -> Iterator[list[tuple[int, int]]]:
+        if start == size:
+            yield []
+            return
+        for end in range(start + 3, size + 1):
+            if size - end in (1, 2):
+                continue
+            if all(t.color is None for t in meld.tiles[start:end]):
+                continue
+            for rest in pieces(end):
+                yield [(start, end), *rest]
+
+    for cut in pieces(0):
+        if len(cut) > 1:
+            yield [Meld(meld.tiles[a:b], meld.faces[a:b], MeldKind.RUN) for a, b in cut]
 
 
 def _swapped(melds: Sequence[Meld], trial: _Trial, remnants: set[int]) -> list[Meld] | None:

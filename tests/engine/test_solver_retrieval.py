@@ -4,9 +4,15 @@ played through ``Draft.arrange_melds`` and ``Game.commit``, the definition of a 
 
 from __future__ import annotations
 
-from engine import Game
+import os
+import random
+
+from engine import Game, PlayerState, Rules
 from engine.solver import Solution, solve
+from engine.tiles import Edition
 from tests.engine.helpers import position
+from tests.engine.retrieval_oracle import best_turn
+from tests.engine.solver_oracle import Position, milp_optimum, random_position, solution_score
 
 
 def _commit(game: Game, solution: Solution) -> None:
@@ -49,3 +55,88 @@ def test_retrieved_joker_may_not_join_a_set_that_was_there() -> None:
     # B6 could free the joker only to lengthen R1 R2 R3, which the rules refuse.
     game = position(["B6"], "B5 J B7 / R1 R2 R3", melded=[True])
     assert solve(game.table, game.players[0].rack) is None
+
+
+# -- properties over seeded positions ------------------------------------------------------------
+#
+# SOLVER_ORACLE_SCALE=10 runs ten times as many positions (kept small here for CI time).
+
+SCALE = int(os.environ.get("SOLVER_ORACLE_SCALE", "1"))
+
+
+def game_for(p: Position, melded: bool) -> Game:
+    """A two-seat game at this position: seat 0 to play with ``p.rack``; the pool holds the
+    rest of the box."""
+    used = {t for m in p.table for t in m.tiles} | set(p.rack)
+    pool = [t for t in p.edition.all_tiles() if t not in used]
+    players = [PlayerState(list(p.rack), melded), PlayerState([], True)]
+    return Game(Rules(edition=p.edition), 0, players, list(p.table), pool, 0, 0)
+
+
+def _accepted(p: Position, solution: Solution | None, *, melded: bool) -> None:
+    """(a): the solver's table, stated through ``arrange``, is accepted by ``done``."""
+    if solution is not None:
+        _commit(game_for(p, melded), solution)
+
+
+def test_same_optimum_as_the_exhaustive_oracle_with_retrieval() -> None:
+    """(b) on small positions: no legal turn (retrieval included, judged by the engine's joker
+    rule over every way of covering the tiles) places more tiles or more points."""
+    rng = random.Random(2026)
+    misses = []
+    jokers_freed = 0
+    for i in range(600 * SCALE):
+        p = random_position(
+            rng,
+            rng.choice([3, 6, 9, 10]),
+            rng.randint(3, 6),
+            table_jokers=rng.choice([1, 1, 2]),
+            rack_jokers=rng.choice([0, 0, 1]),
+            ident=str(i),
+        )
+        objective = "value" if i % 2 else "tiles"
+        solution = solve(p.table, p.rack, objective=objective, minimal_change=i % 3 > 0)
+        _accepted(p, solution, melded=True)
+        best, _ = best_turn(p.table, p.rack, objective)
+        if solution_score(solution, objective) != best:
+            misses.append((p.ident, objective, solution_score(solution, objective), best))
+        if solution is not None:
+            start = {t: m for m in p.table for t in m.tiles}
+            final = {t: m for m in solution.melds for t in m.tiles}
+            jokers_freed += any(
+                not (set(start[j].tiles) - {j}) & set(final[j].tiles)
+                for m in p.table
+                for j in m.jokers
+            )
+    assert misses == []
+    assert jokers_freed >= 25 * SCALE  # the suite does exercise retrieval
+
+
+def test_answers_on_big_tables_are_accepted_and_within_the_milp_bounds() -> None:
+    """(a) on tables up to 80 tiles, jokers on table and rack, melded and not, both objectives:
+    every answer is accepted by the engine; (b) where the exhaustive oracle cannot go, the
+    optimum lies between the MILP with table jokers in place and the one with them roaming."""
+    rng = random.Random(13)
+    outside = []
+    for i in range(40 * SCALE):
+        p = random_position(
+            rng,
+            [15, 30, 45, 60, 80][i % 5],
+            rng.randint(6, 24),
+            edition=Edition.XP if i % 10 == 9 else Edition.CLASSIC,
+            table_jokers=rng.choice([1, 2]),
+            rack_jokers=rng.choice([0, 1, 2]),
+            ident=str(i),
+        )
+        objective = "value" if i % 2 else "tiles"
+        opening = i % 4 == 3
+        solution = solve(p.table, p.rack, objective=objective, opening=opening)
+        _accepted(p, solution, melded=not opening)
+        ours = solution_score(solution, objective)
+        low = milp_optimum(p.table, p.rack, objective=objective, opening=opening) or 0
+        high = low
+        if not opening:
+            high = milp_optimum(p.table, p.rack, objective=objective, roam=True) or 0
+        if not low <= ours <= high:
+            outside.append((p.ident, objective, opening, low, ours, high))
+    assert outside == []
