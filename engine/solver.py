@@ -2121,7 +2121,7 @@ def _in_new_set(
     for tile in rack:
         if tile.color is not None:
             copies.setdefault((_CID[id(tile.color)] - 1, tile.number), []).append(tile)
-    rack_ids = {id(t) for t in rack}
+    rack_ids = {id(t) for t in rack if t.color is not None}
     rack_total = sum(_tile_score(t, objective) for t in trial.optional)
     candidates: list[tuple[int, Meld]] = []
     for faces in _joker_set_faces(copies):
