@@ -116,10 +116,10 @@ class Retrieval:
 
 def retrieval(table: Sequence[Meld], rack: Sequence[Tile], baseline: int) -> Retrieval | None:
     """The solver's best play when it starts by taking a joker from the table with a rack tile
-    and places more rack tiles than ``baseline``; None otherwise. (``solve`` itself retrieves
-    jokers; this only describes such a play as a swap followed by the rest.)"""
+    and places at least ``baseline`` rack tiles; None otherwise. (``solve`` itself retrieves
+    jokers; this only describes such a play as a swap followed by the rest, for ``hint``.)"""
     found = solve(table, rack, minimal_change=False)
-    if found is None or len(found.placed) <= baseline:
+    if found is None or len(found.placed) < baseline:
         return None
     placed = set(found.placed)
     final_of = {t: m for m in found.melds for t in m.tiles}

@@ -179,7 +179,9 @@ class _Model:
         self.max_joker_weight = max(self.joker_weight)
         # Outside the opening a free joker scores the same wherever it goes, so one that would
         # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
-        self.defer = defer and not opening and self.must_jokers == 0 and self.free_jokers > 0
+        # Jokers that must be placed (``must_place``, a freed table joker) may be deferred too:
+        # the ones left over are all added at the end (or the search runs again without).
+        self.defer = defer and not opening and self.free_jokers > 0
         self.defer_weight = self.joker_weight[1] if self.defer else 0
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
@@ -652,7 +654,7 @@ class _Search:
             return hit[0]
         m = self.m
         if s == 65:
-            ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
+            ok = (m.defer or m.free_jokers - jl >= m.must_jokers) and val >= m.threshold
             result = jl * m.defer_weight if ok else _NEG
             memo[key] = (result, True)
             return result
@@ -2060,8 +2062,20 @@ def _retrieve(
     retrieval; None: no play) and the engine's joker rule accepts it; None otherwise."""
     objective = cast(str, options["objective"])
     joker_score = _tile_score(Tile.joker(), objective)
+    trials = _trials(table, optional, required, objective)
+    if not trials:
+        return None
+    # With several trials, an upper bound first: the same table with every table joker free to
+    # go anywhere (but staying on the table) allows every legal turn. If even that cannot beat
+    # ``have``, no retrieval can; once a retrieval reaches it, no other can do better. (It
+    # costs about what one trial does, so a single trial goes without it.)
+    ceiling = _NEG if len(trials) == 1 else _ceiling(table, optional, required, options, have)
+    if ceiling is None:
+        return None
     best: list[Meld] | None = None
-    for trial in _trials(table, optional, required, objective):
+    for trial in trials:
+        if have is not None and have >= ceiling > _NEG:
+            break
         freed = len(trial.stand_ins)
         if required:
             target = None
@@ -2096,6 +2110,31 @@ def _retrieve(
         if required:
             break
     return best
+
+
+def _ceiling(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    have: int | None,
+) -> int | None:
+    """The best score with every table joker free (None: not even that beats ``have``)."""
+    joker_score = _tile_score(Tile.joker(), cast(str, options["objective"]))
+    loose = []
+    for meld in table:
+        reals = tuple(t for t in meld.tiles if t.color is not None)
+        loose.append(Meld(reals, tuple(t.face for t in reals), meld.kind))
+    table_jokers = [t for m in table for t in m.jokers]
+    need = 1 if have is None else have + 1
+    roam = _optimum(
+        loose,
+        optional,
+        [*required, *table_jokers],
+        target=None if required else need + len(table_jokers) * joker_score,
+        **options,  # type: ignore[arg-type]
+    )
+    return None if roam is None else roam[0] - len(table_jokers) * joker_score
 
 
 def _in_new_set(
@@ -2245,7 +2284,7 @@ def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -
             trial = [*final[:at], *pieces, *final[at + 1 :]]
             if joker_problem(table, trial, melded_before=True) is None:
                 return trial
-        for trial in _joker_moves(final, at, joker, starts):
+        for trial in _joker_moves(final, at, joker, starts, freed):
             if joker_problem(table, trial, melded_before=True) is None:
                 return trial
         for k, other in enumerate(final):
@@ -2265,13 +2304,18 @@ def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -
 
 
 def _joker_moves(
-    final: list[Meld], at: int, joker: Tile, starts: Sequence[frozenset[Tile]]
+    final: list[Meld],
+    at: int,
+    joker: Tile,
+    starts: Sequence[frozenset[Tile]],
+    freed: Sequence[Tile],
 ) -> Iterator[list[Meld]]:
-    """The table with ``joker`` (in ``final[at]``) traded for a joker from the rack in another
-    set, or moved to lengthen another set when its own set stands without it."""
+    """The table with ``joker`` (in ``final[at]``) traded for a joker from the rack or another
+    freed joker in another set, or moved to lengthen another set when its own set stands
+    without it."""
     meld = final[at]
     index = meld.tiles.index(joker)
-    table_jokers = {t for start in starts for t in start if t.is_joker}
+    table_jokers = {t for start in starts for t in start if t.is_joker} - set(freed)
     for k, other in enumerate(final):
         if k == at:
             continue
