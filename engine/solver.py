@@ -13,8 +13,12 @@ Rules the model enforces (see docs/solver.md):
 * a joker on the table stays in its place, as ``engine.rules.joker_problem`` defines it: it keeps
   the face it stands for (a run joker the same face, a group joker the same number and a colour
   its group was missing) and its final set holds a real tile of its original set; for a run joker
-  that is one of the nearest real tiles on either side of it in the final run. The solver never
-  retrieves a table joker (players can, with ``swap``);
+  that is one of the nearest real tiles on either side of it in the final run;
+* or, after the initial meld, it is retrieved: a real tile of a face it stands for (from the rack
+  or another set) takes its place, and the joker goes into a new set. Each way of freeing some
+  table jokers is searched as the same table with those jokers locked in place, one real tile of
+  each one's face taken out of the supply and a stand-in joker that must be placed (see "joker
+  retrieval" below and docs/solver.md);
 * a set needs a real tile; runs never wrap; groups have distinct colours.
 
 Objectives: ``tiles`` places the most rack tiles (ties: the most points, a joker 30); ``value``
@@ -1980,6 +1984,9 @@ def _trials(
             takes.append(take)
         else:
             trials.append(_trial(table, optional, required, tuple(takes), objective))
+    # Most jokers freed first: usually the best, and a good score early lets the others stop
+    # at their bounds sooner.
+    trials.sort(key=lambda trial: -len(trial.takes))
     return trials
 
 
@@ -2215,9 +2222,9 @@ def _in_new_set(
             continue
         score = _placed_score(final, origin, objective)
         if score > 0 and (need is None or score >= need):
+            if need is None:
+                return final  # must_place: any legal table places the same tiles
             best, need = final, score + 1
-            if target is None and need is not None:
-                continue
     return best
 
 

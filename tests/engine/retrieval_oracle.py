@@ -94,10 +94,13 @@ def _covers(
 
 
 def best_turn(
-    table: Sequence[Meld], rack: Sequence[Tile], objective: str = "tiles"
+    table: Sequence[Meld],
+    rack: Sequence[Tile],
+    objective: str = "tiles",
+    exactly: Sequence[Tile] | None = None,
 ) -> tuple[int, list[Meld] | None]:
     """The best score a legal turn after the initial meld reaches (the solver's scale; 0: no
-    play) and one table that reaches it."""
+    play) and one table that reaches it; with ``exactly``, only turns placing those tiles."""
     table_tiles = [t for m in table for t in m.tiles]
     tiles = [*table_tiles, *rack]
     sets = every_set(tiles)
@@ -108,6 +111,8 @@ def best_turn(
     subsets = []
     for size in range(1, len(rack) + 1):
         for subset in itertools.combinations(range(len(rack)), size):
+            if exactly is not None and {id(rack[i]) for i in subset} != set(map(id, exactly)):
+                continue
             score = sum(weights(objective, False, rack[i].number, rack[i].is_joker) for i in subset)
             bits = sum(1 << (len(table_tiles) + i) for i in subset)
             subsets.append((score, bits))

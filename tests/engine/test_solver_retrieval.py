@@ -140,3 +140,25 @@ def test_answers_on_big_tables_are_accepted_and_within_the_milp_bounds() -> None
         if not low <= ours <= high:
             outside.append((p.ident, objective, opening, low, ours, high))
     assert outside == []
+
+
+def test_must_place_retrieves_when_only_that_places_the_tiles() -> None:
+    """``must_place`` (the ``auto`` verb) against the exhaustive oracle: the named tiles are
+    placed whenever some legal turn, retrieval included, places exactly them."""
+    rng = random.Random(99)
+    for i in range(150 * SCALE):
+        p = random_position(
+            rng,
+            rng.choice([3, 6, 9]),
+            rng.randint(3, 5),
+            table_jokers=rng.choice([1, 2]),
+            rack_jokers=rng.choice([0, 0, 1]),
+            ident=str(i),
+        )
+        wanted = p.rack[: 1 + i % 3]
+        solution = solve(p.table, p.rack, must_place=wanted)
+        possible, _ = best_turn(p.table, p.rack, exactly=wanted)
+        assert (solution is not None) == (possible > 0), p.ident
+        if solution is not None:
+            assert sorted(map(id, solution.placed)) == sorted(map(id, wanted)), p.ident
+            _accepted(p, solution, melded=True)
