@@ -141,6 +141,7 @@ class _Model:
         mirrored: bool = False,
         defer: bool = True,
         banned: dict[int, int] | None = None,
+        witnesses: dict[int, frozenset[int]] | None = None,
     ) -> None:
         self.must = must = [[0] * 15 for _ in range(4)]
         self.opt = opt = [[0] * 15 for _ in range(4)]
@@ -153,6 +154,10 @@ class _Model:
         self.locked_group: dict[int, list[int]] = {}
         self.watch: list[set[int]] = [set() for _ in range(4)]
         self.banned = banned or {}
+        # Table jokers whose set lost a tile to a retrieval: the real tiles of the set as it was
+        # (run numbers or group colours) still witness that they stay.
+        self.witnesses = witnesses or {}
+        self.mirrored = mirrored
         cid = _CID
         for index, meld in enumerate(table):
             for tile, face in zip(meld.tiles, meld.faces, strict=True):
@@ -198,11 +203,15 @@ class _Model:
             assert face.color is not None
             c = COLORS.index(face.color)
             reals = frozenset(t.number for t in meld.tiles if not t.is_joker)
+            if id(tile) in self.witnesses:
+                flip = self.mirrored
+                reals = frozenset(14 - k if flip else k for k in self.witnesses[id(tile)])
             self.locked.append(_Locked(ident, tile, index, meld.kind, c, face.number, reals))
             self.locked_run.setdefault((c, face.number), []).append(ident)
             self.watch[c] |= {k for k in reals if k < face.number}
         else:
             colours = frozenset(COLORS.index(t.color) for t in meld.tiles if t.color is not None)
+            colours = self.witnesses.get(id(tile), colours)
             banned = self.banned.get(id(tile), -1)
             self.locked.append(
                 _Locked(ident, tile, index, meld.kind, -1, face.number, colours, banned)
@@ -1496,6 +1505,7 @@ def _direction(
     mirrored: bool,
     defer: bool = True,
     banned: dict[int, int] | None = None,
+    witnesses: dict[int, frozenset[int]] | None = None,
 ) -> _Direction:
     back: dict[int, Tile] | None = None
     if mirrored:
@@ -1513,6 +1523,7 @@ def _direction(
         mirrored=mirrored,
         defer=defer,
         banned=banned,
+        witnesses=witnesses,
     )
     _useless(model)
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
@@ -1530,6 +1541,7 @@ def _optimum(
     cap: list[int] | None = None,
     defer: bool = True,
     banned: dict[int, int] | None = None,
+    witnesses: dict[int, frozenset[int]] | None = None,
     empty_ok: bool = False,
 ) -> tuple[int, _Direction] | None:
     """The optimum score and the search that found it (``_finish`` builds the sets holding
@@ -1551,6 +1563,7 @@ def _optimum(
         "threshold": threshold,
         "defer": defer,
         "banned": banned,
+        "witnesses": witnesses,
     }
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
@@ -1925,6 +1938,7 @@ class _Trial(NamedTuple):
     stand_ins: tuple[Tile, ...]
     credit: int
     banned: dict[int, int]  # id of a freed group joker -> its replacement's colour index
+    witnesses: dict[int, frozenset[int]]  # id of a joker in a set that lost a tile -> its reals
 
 
 _STAND_IN_COPY = 1000  # copies of the placeholder jokers (a box holds at most 4 jokers)
@@ -2053,7 +2067,20 @@ def _trial(
             for take in takes
             if table[take.meld_index].kind is MeldKind.GROUP and take.face.color is not None
         },
+        {
+            id(joker): _reals_of(table[take.home])
+            for take in takes
+            if take.home >= 0
+            for joker in table[take.home].jokers
+        },
     )
+
+
+def _reals_of(meld: Meld) -> frozenset[int]:
+    """What witnesses a joker of ``meld`` staying: its run numbers, or its group colours."""
+    if meld.kind is MeldKind.RUN:
+        return frozenset(t.number for t in meld.tiles if t.color is not None)
+    return frozenset(_CID[id(t.color)] - 1 for t in meld.tiles if t.color is not None)
 
 
 def _retrieve(
@@ -2089,7 +2116,7 @@ def _retrieve(
         else:
             need = 1 if have is None else have + 1
             target = need - trial.credit + freed * joker_score
-        here = {**options, "banned": trial.banned}
+        here = {**options, "banned": trial.banned, "witnesses": trial.witnesses}
         found = _optimum(trial.table, trial.optional, trial.required, target=target, **here)  # type: ignore[arg-type]
         if found is None:
             continue
@@ -2294,6 +2321,9 @@ def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -
         for trial in _joker_moves(final, at, joker, starts, freed):
             if joker_problem(table, trial, melded_before=True) is None:
                 return trial
+        for trial in _tile_moves(final, at, starts):
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
         for k, other in enumerate(final):
             if k == at:
                 continue
@@ -2354,7 +2384,58 @@ def _joker_moves(
                 )
 
 
-def _lengthened(meld: Meld, joker: Tile) -> Iterator[Meld]:
+def _without(meld: Meld, tile: Tile) -> Meld | None:
+    """``meld`` less ``tile`` (its jokers keep their faces where they can), or None."""
+    rest = [t for t in meld.tiles if t is not tile]
+    faces = dict(zip(meld.tiles, meld.faces, strict=True))
+    pins = {i: faces[t] for i, t in enumerate(rest) if t.color is None}
+    if meld.kind is MeldKind.GROUP:
+        pins = {i: f for i, f in pins.items() if f.color is not None}
+    try:
+        return Meld.build(rest, pins, meld.kind)
+    except InvalidMeldError:
+        return None
+
+
+def _tile_moves(
+    final: list[Meld], at: int, starts: Sequence[frozenset[Tile]]
+) -> Iterator[list[Meld]]:
+    """The table with one real tile of the old set inside ``final[at]`` moved out of it, to
+    lengthen another set, when both stay legal sets."""
+    meld = final[at]
+    inside = {t for start in starts if start and start <= set(meld.tiles) for t in start}
+    for tile in meld.tiles:
+        if tile.color is None or tile not in inside:
+            continue
+        smaller = _without(meld, tile)
+        if smaller is None:
+            continue
+        for k, other in enumerate(final):
+            if k == at:
+                continue
+            for longer in _lengthened(other, tile):
+                trial = list(final)
+                trial[at], trial[k] = smaller, longer
+                yield trial
+
+
+def _lengthened(meld: Meld, tile: Tile) -> Iterator[Meld]:
+    """``meld`` with ``tile`` (a joker, or a real tile whose face fits) added at either end of
+    a run, or as a group's fourth tile."""
+    if tile.color is not None:
+        pins = {
+            i: f
+            for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
+            if t.color is None and f.color is not None
+        }
+        try:
+            longer = Meld.build([*meld.tiles, tile], pins, meld.kind)
+        except InvalidMeldError:
+            return
+        if len(longer.tiles) == len(meld.tiles) + 1:
+            yield longer
+        return
+    joker = tile
     """``meld`` with ``joker`` added at either end of a run, or as a group's fourth tile."""
     if meld.kind is MeldKind.GROUP:
         if len(meld.tiles) == 3:  # three tiles with a real one: a fourth joker always fits
