@@ -2318,12 +2318,20 @@ def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -
             trial = [*final[:at], *pieces, *final[at + 1 :]]
             if joker_problem(table, trial, melded_before=True) is None:
                 return trial
-        for trial in _joker_moves(final, at, joker, starts, freed):
-            if joker_problem(table, trial, melded_before=True) is None:
-                return trial
         for trial in _tile_moves(final, at, starts):
             if joker_problem(table, trial, melded_before=True) is None:
                 return trial
+        moved: list[list[Meld]] = []
+        for trial in _joker_moves(final, at, joker, starts, freed):
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
+            moved.append(trial)
+        # Two steps: the joker onto another old set, then one of that set's tiles elsewhere.
+        for trial in moved:
+            home = next(i for i, m in enumerate(trial) if joker in m.tiles)
+            for again in _tile_moves(trial, home, starts):
+                if joker_problem(table, again, melded_before=True) is None:
+                    return again
         for k, other in enumerate(final):
             if k == at:
                 continue
