@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
+
 from engine import Game, PlayerState, Rules
 from engine.solver import Solution, solve
 from engine.tiles import Edition
@@ -162,3 +164,33 @@ def test_must_place_retrieves_when_only_that_places_the_tiles() -> None:
         if solution is not None:
             assert sorted(map(id, solution.placed)) == sorted(map(id, wanted)), p.ident
             _accepted(p, solution, melded=True)
+
+
+# Positions the oracle sweeps found while retrieval was built, each needing one of the ways the
+# solver turns the search's table into a legal one (docs/solver.md, "The new set").
+FOUND = [
+    ("R9 R10 R11 / K5 K6 K7 J=K8 / K2 B2 O2 / O4 O5 O6", "O3 K8 R8 R13 B10 R6", "value"),
+    ("B10 O10 J=10 / J=B6 B7 B8", "B8 O9 B6 K13 O8 O7", "tiles"),
+    ("K1 O1 R1 / K7 K8 K9 K10 J=K11", "K11 R11 O9", "tiles"),
+    ("K9 B9 O9 R9 / B4 J=B5 B6", "B5 B8 R5 K6 R2", "value"),
+    ("K2 K3 J=K4 / R5 R6 J=R7", "R7 K4 K1 B5 R3 B4", "tiles"),
+    ("K10 R10 J=10 / R7 J=R8 R9", "R8 O3 K8", "tiles"),
+    ("B3 R3 J=3 / K1 K2 K3 J=K4 K5", "K6 K3 R2 O5 R5 B6", "value"),
+    ("K10 K11 J=K12 / K13 O13 J=13 / K8 B8 R8 / B2 O2 R2", "B9 O11 K12", "value"),
+    ("K10 B10 J=10 / K7 B7 R7", "R8 K8 O10 O10", "value"),
+    ("J=R2 R3 R4 R5 / O5 O6 O7 O8", "R2 K10 R13", "tiles"),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "objective"), FOUND)
+def test_positions_the_oracle_found_reach_its_optimum(
+    table: str, rack: str, objective: str
+) -> None:
+    game = position([rack], table, melded=[True])
+    rack_tiles = game.players[0].rack
+    for minimal_change in (False, True):
+        solution = solve(game.table, rack_tiles, objective=objective, minimal_change=minimal_change)
+        best, _ = best_turn(game.table, rack_tiles, objective)
+        assert solution_score(solution, objective) == best
+        assert solution is not None
+        _commit(game.copy(), solution)
