@@ -2211,6 +2211,25 @@ def _in_new_set(
             run_faces = tuple(Face(colour, low + i) for i in range(len(full)))
             meld = Meld(tuple(full), run_faces, MeldKind.RUN)
         candidates.append((credit, meld))
+    # Groups that keep one of the table's group jokers where it stands, beside the freed one.
+    freed = {id(take.joker) for take in trial.takes}
+    for home in trial.table:
+        if home.kind is not MeldKind.GROUP or not home.tiles:
+            continue
+        n = home.faces[0].number
+        for kept in home.jokers:
+            if id(kept) in freed:
+                continue
+            here = [c for c in range(4) if (c, n) in copies]
+            for size in (1, 2):
+                for colours in itertools.combinations(here, size):
+                    picked = _pick_copies([(c, n) for c in colours], copies, starts)
+                    if picked is None:
+                        continue
+                    reals = [t for t in picked if t is not None]
+                    credit = sum(_tile_score(t, objective) for t in reals if id(t) in rack_ids)
+                    group = Meld.build([*reals, kept, stand_in], None, MeldKind.GROUP)
+                    candidates.append((credit, group))
     candidates.sort(key=lambda c: -c[0])
     best: list[Meld] | None = None
     for credit, meld in candidates:
