@@ -7,14 +7,14 @@ an illegal move. The levels:
 
 * ``easy`` plays only new sets from its own rack (never touches the table) and overlooks the
   tile it drew last;
-* ``medium`` places as many tiles as the exact solver can, every turn;
-* ``hard`` also thinks about timing and jokers: it takes a joker from the table with a swap
-  when that places more tiles, keeps a free joker and whole new sets made from its own rack in
-  reserve (each is a sure play for a later turn instead of a draw) and holds one cheap tile back
-  when it will still fit next turn. Once an opponent is close to going out it starves them: it
-  lays nothing down (every tile added to the table is room the opponent could use to go out) and
-  draws, unless it can go out itself. With the pool empty it sheds points instead (a joker
-  counts 30).
+* ``medium`` places as many tiles as the exact solver can, every turn (the solver takes jokers
+  from the table when that places more);
+* ``hard`` also thinks about timing and jokers: it keeps a free joker and whole new sets made
+  from its own rack in reserve (each is a sure play for a later turn instead of a draw) and
+  holds one cheap tile back when it will still fit next turn. Once an opponent is close to
+  going out it starves them: it lays nothing down (every tile added to the table is room the
+  opponent could use to go out) and draws, unless it can go out itself. With the pool empty it
+  sheds points instead (a joker counts 30).
 """
 
 from __future__ import annotations
@@ -69,11 +69,8 @@ def _hard(game: Game, seat: int, rack: list[Tile]) -> list[Meld] | None:
         # Starve an opponent close to going out: lay down nothing they could build on; draw,
         # unless this turn empties the rack.
         out = solve(game.table, rack, must_place=rack, minimal_change=False)
-        return out.melds if out is not None else _retrieve(game.table, rack, len(rack) - 1)
+        return out.melds if out is not None else None
     best = solve(game.table, rack, minimal_change=False)
-    swap = _retrieve(game.table, rack, len(best.placed) if best is not None else 0)
-    if swap is not None:
-        return swap
     if best is None:
         return None
     if len(best.placed) == len(rack):
@@ -118,25 +115,29 @@ class Retrieval:
 
 
 def retrieval(table: Sequence[Meld], rack: Sequence[Tile], baseline: int) -> Retrieval | None:
-    """The best play that takes a joker from the table by putting a rack tile in its place and
-    then plays it in a new set with whatever else fits, when it places more rack tiles than
-    ``baseline``. Checked with the engine's own joker rule before it is offered."""
-    start = {t for m in table for t in m.tiles}
-    best: Retrieval | None = None
-    best_count = baseline
+    """The solver's best play when it starts by taking a joker from the table with a rack tile
+    and places at least ``baseline`` rack tiles; None otherwise. (``solve`` itself retrieves
+    jokers; this only describes such a play as a swap followed by the rest, for ``hint``.)"""
+    found = solve(table, rack, minimal_change=False)
+    if found is None or len(found.placed) < baseline:
+        return None
+    placed = set(found.placed)
+    final_of = {t: m for m in found.melds for t in m.tiles}
     for index, meld in enumerate(table):
+        originals = {t for t in meld.tiles if not t.is_joker}
         for joker in meld.jokers:
-            faces = meld.joker_options(joker) if meld.kind is MeldKind.GROUP else None
+            options = meld.joker_options(joker) if meld.kind is MeldKind.GROUP else None
             face = meld.faces[meld.tiles.index(joker)]
-            for tile in rack:
-                if tile.is_joker:
-                    continue
+            home = final_of[joker]
+            if originals & set(home.tiles):
+                continue  # still in its own set
+            for tile in found.placed:
                 fits = (
-                    any(f.color == tile.color and f.number == tile.number for f in faces)
-                    if faces is not None
+                    any(f.color == tile.color and f.number == tile.number for f in options)
+                    if options is not None
                     else tile.face == face
                 )
-                if not fits:
+                if tile.is_joker or not fits or not originals & set(final_of[tile].tiles):
                     continue
                 try:
                     swapped = Meld.build(
@@ -145,20 +146,19 @@ def retrieval(table: Sequence[Meld], rack: Sequence[Tile], baseline: int) -> Ret
                 except InvalidMeldError:
                     continue
                 new_table = [*table[:index], swapped, *table[index + 1 :]]
-                rest = [t for t in rack if t != tile]
-                found = solve(new_table, [*rest, joker], minimal_change=False)
-                if found is None or joker not in found.placed:
-                    continue
-                final = found.melds
-                placed = sum(1 for m in final for t in m.tiles if t not in start)
-                if placed > best_count and joker_problem(table, final, True) is None:
-                    best, best_count = Retrieval(index, joker, tile, new_table, found), placed
-    return best
-
-
-def _retrieve(table: Sequence[Meld], rack: list[Tile], baseline: int) -> list[Meld] | None:
-    found = retrieval(table, rack, baseline)
-    return None if found is None else found.melds
+                moved = sorted((placed - {tile}) | {joker}, key=lambda t: t.sort_key())
+                solution = Solution(
+                    found.melds,
+                    moved,
+                    found.value,
+                    found.kept,
+                    found.moved,
+                    found.objective,
+                    found.opening,
+                )
+                if joker_problem(table, found.melds, True) is None:
+                    return Retrieval(index, joker, tile, new_table, solution)
+    return None
 
 
 def _reserve(table: Sequence[Meld], rack: list[Tile], best: Solution) -> Solution | None:

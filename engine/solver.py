@@ -13,8 +13,12 @@ Rules the model enforces (see docs/solver.md):
 * a joker on the table stays in its place, as ``engine.rules.joker_problem`` defines it: it keeps
   the face it stands for (a run joker the same face, a group joker the same number and a colour
   its group was missing) and its final set holds a real tile of its original set; for a run joker
-  that is one of the nearest real tiles on either side of it in the final run. The solver never
-  retrieves a table joker (players can, with ``swap``);
+  that is one of the nearest real tiles on either side of it in the final run;
+* or, after the initial meld, it is retrieved: a real tile of a face it stands for (from the rack
+  or another set) takes its place, and the joker goes into a new set. Each way of freeing some
+  table jokers is searched as the same table with those jokers locked in place, one real tile of
+  each one's face taken out of the supply and a stand-in joker that must be placed (see "joker
+  retrieval" below and docs/solver.md);
 * a set needs a real tile; runs never wrap; groups have distinct colours.
 
 Objectives: ``tiles`` places the most rack tiles (ties: the most points, a joker 30); ``value``
@@ -28,9 +32,9 @@ import gc as _gc
 import itertools
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld, MeldKind
@@ -96,6 +100,7 @@ class _Locked:
     color: int  # run jokers: colour index; group jokers: -1
     number: int
     reals: frozenset[int]  # runs: numbers of the original real tiles; groups: their colours
+    banned: int = -1  # groups: a colour its final group may not hold (its replacement's), or -1
 
 
 _WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
@@ -135,6 +140,8 @@ class _Model:
         threshold: int,
         mirrored: bool = False,
         defer: bool = True,
+        banned: dict[int, int] | None = None,
+        witnesses: dict[int, frozenset[int]] | None = None,
     ) -> None:
         self.must = must = [[0] * 15 for _ in range(4)]
         self.opt = opt = [[0] * 15 for _ in range(4)]
@@ -146,6 +153,11 @@ class _Model:
         self.locked_run: dict[tuple[int, int], list[int]] = {}
         self.locked_group: dict[int, list[int]] = {}
         self.watch: list[set[int]] = [set() for _ in range(4)]
+        self.banned = banned or {}
+        # Table jokers whose set lost a tile to a retrieval: the real tiles of the set as it was
+        # (run numbers or group colours) still witness that they stay.
+        self.witnesses = witnesses or {}
+        self.mirrored = mirrored
         cid = _CID
         for index, meld in enumerate(table):
             for tile, face in zip(meld.tiles, meld.faces, strict=True):
@@ -176,7 +188,9 @@ class _Model:
         self.max_joker_weight = max(self.joker_weight)
         # Outside the opening a free joker scores the same wherever it goes, so one that would
         # only lengthen a finished set is left for the end (``_Search.arrangement`` adds it).
-        self.defer = defer and not opening and self.must_jokers == 0 and self.free_jokers > 0
+        # Jokers that must be placed (``must_place``, a freed table joker) may be deferred too:
+        # the ones left over are all added at the end (or the search runs again without).
+        self.defer = defer and not opening and self.free_jokers > 0
         self.defer_weight = self.joker_weight[1] if self.defer else 0
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
@@ -189,12 +203,19 @@ class _Model:
             assert face.color is not None
             c = COLORS.index(face.color)
             reals = frozenset(t.number for t in meld.tiles if not t.is_joker)
+            if id(tile) in self.witnesses:
+                flip = self.mirrored
+                reals = frozenset(14 - k if flip else k for k in self.witnesses[id(tile)])
             self.locked.append(_Locked(ident, tile, index, meld.kind, c, face.number, reals))
             self.locked_run.setdefault((c, face.number), []).append(ident)
             self.watch[c] |= {k for k in reals if k < face.number}
         else:
             colours = frozenset(COLORS.index(t.color) for t in meld.tiles if t.color is not None)
-            self.locked.append(_Locked(ident, tile, index, meld.kind, -1, face.number, colours))
+            colours = self.witnesses.get(id(tile), colours)
+            banned = self.banned.get(id(tile), -1)
+            self.locked.append(
+                _Locked(ident, tile, index, meld.kind, -1, face.number, colours, banned)
+            )
             self.locked_group.setdefault(face.number, []).append(ident)
 
 
@@ -312,10 +333,12 @@ class _Search:
             [not row[n] and (c, n) not in locked_run for n in range(15)]
             for c, row in enumerate(avail)
         ]
+        # cover[c][n]: how many of the numbers n..13 hold a tile of colour c or a table joker
+        # standing in a run of it (a run led by a free joker must reach 13 through them).
         self.cover = [[0] * 15 for _ in range(4)]
-        for row, cover in zip(avail, self.cover, strict=True):
+        for c, (row, cover) in enumerate(zip(avail, self.cover, strict=True)):
             for n in range(13, 0, -1):
-                cover[n] = cover[n + 1] + (row[n] > 0)
+                cover[n] = cover[n + 1] + (row[n] > 0 or (c, n) in locked_run)
         # Per colour stage: the id of what the later colours of its number hold (see _Tables),
         # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
@@ -491,7 +514,12 @@ class _Search:
                 # joker it is: the answer is kept for the process.
                 locked = list(self.locked_at[n])
                 info = self.m.locked
-                masks = tuple(sorted(sum(1 << c for c in info[j].reals) for j in locked))
+                masks = tuple(
+                    sorted(
+                        sum(1 << c for c in info[j].reals) | ((info[j].banned + 1) << 4)
+                        for j in locked
+                    )
+                )
                 shared = (g, rest, jokers, masks)
                 ok = _LOCKED_OK.get(shared)
                 if ok is None:
@@ -639,7 +667,7 @@ class _Search:
             return hit[0]
         m = self.m
         if s == 65:
-            ok = m.free_jokers - jl >= m.must_jokers and val >= m.threshold
+            ok = (m.defer or m.free_jokers - jl >= m.must_jokers) and val >= m.threshold
             result = jl * m.defer_weight if ok else _NEG
             memo[key] = (result, True)
             return result
@@ -957,7 +985,9 @@ def _plan_groups(
             reals = len(colours)
             for nl in range(min(len(locked), 4 - reals), -1, -1):
                 for lk in itertools.combinations(locked, nl):
-                    if not all(info[j].reals & set(colours) for j in lk):
+                    if not all(
+                        info[j].reals & set(colours) and info[j].banned not in colours for j in lk
+                    ):
                         continue
                     for nf in range(min(jokers, 4 - reals - nl), -1, -1):
                         if reals + nl + nf < 3:
@@ -1085,7 +1115,8 @@ def _regroup(
     ids = {id(lk.tile): lk.ident for lk in model.locked}
     starting: dict[int, list[tuple[list[int], list[int]]]] = {}
     for meld in table:
-        if meld.kind is MeldKind.GROUP:
+        # (What is left of a set a retrieval took a tile from may be too short to give back.)
+        if meld.kind is MeldKind.GROUP and len(meld.tiles) >= 3:
             n = meld.faces[0].number
             if n in by_number:
                 starting.setdefault(n, []).append(
@@ -1473,6 +1504,8 @@ def _direction(
     threshold: int,
     mirrored: bool,
     defer: bool = True,
+    banned: dict[int, int] | None = None,
+    witnesses: dict[int, frozenset[int]] | None = None,
 ) -> _Direction:
     back: dict[int, Tile] | None = None
     if mirrored:
@@ -1489,6 +1522,8 @@ def _direction(
         threshold=threshold,
         mirrored=mirrored,
         defer=defer,
+        banned=banned,
+        witnesses=witnesses,
     )
     _useless(model)
     return _Direction(list(table), list(optional), list(required), _Search(model), back)
@@ -1505,6 +1540,9 @@ def _optimum(
     target: int | None = None,
     cap: list[int] | None = None,
     defer: bool = True,
+    banned: dict[int, int] | None = None,
+    witnesses: dict[int, frozenset[int]] | None = None,
+    empty_ok: bool = False,
 ) -> tuple[int, _Direction] | None:
     """The optimum score and the search that found it (``_finish`` builds the sets holding
     ``table`` plus the placed rack tiles); None when no rack tile can be played.
@@ -1519,10 +1557,17 @@ def _optimum(
 
     Free jokers left over by a deferring search are added to the sets it found; in the rare case
     that they do not fit, the search runs again with every joker placed inside it."""
-    options = {"objective": objective, "opening": opening, "threshold": threshold, "defer": defer}
+    options = {
+        "objective": objective,
+        "opening": opening,
+        "threshold": threshold,
+        "defer": defer,
+        "banned": banned,
+        "witnesses": witnesses,
+    }
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
-        return _found(way, way.search.run(target))
+        return _found(way, way.search.run(target), empty_ok)
     flip = _start_high(table, optional, required)
     ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
     budget = _RACE_BUDGET
@@ -1540,10 +1585,18 @@ def _optimum(
             finally:
                 if cap is not None:
                     cap[0] -= way.search.nodes - before
-            found = _found(way, score)
+            found = _found(way, score, empty_ok)
             if found is not None and way.search.m.defer and not _placed_deferred(way):
                 options["defer"] = False
-                return _optimum(table, optional, required, target=target, cap=cap, **options)  # type: ignore[arg-type]
+                return _optimum(
+                    table,
+                    optional,
+                    required,
+                    target=target,
+                    cap=cap,
+                    empty_ok=empty_ok,
+                    **options,  # type: ignore[arg-type]
+                )
             return found
         if len(ways) == 1:
             ways.append(_direction(table, optional, required, mirrored=not flip, **options))  # type: ignore[arg-type]
@@ -1590,8 +1643,8 @@ def _placed_deferred(way: _Direction) -> bool:
     return _attach(sets, search.leftover, avoid)
 
 
-def _found(way: _Direction, score: int) -> tuple[int, _Direction] | None:
-    if score == _NEG or (score <= 0 and not way.required):
+def _found(way: _Direction, score: int, empty_ok: bool = False) -> tuple[int, _Direction] | None:
+    if score == _NEG or (score <= 0 and not way.required and not empty_ok):
         return None
     return score, way
 
@@ -1773,55 +1826,720 @@ def _solve(
             return None
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
-    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
-    if found is None:
-        return None
-    score, way = found
-    new_melds = _finish(way, base)
-    frozen: list[Meld] = []
-    if minimal_change and base:
-        final_sets = {frozenset(m.tiles) for m in new_melds}
-        touched = [m for m in base if frozenset(m.tiles) not in final_sets]
-        trials = [touched] if len(touched) > 1 else []
-        trials += [[m] for m in touched[:6]]
-        # The pass is a preference: each trial only asks whether the optimum is still reached,
-        # and all of them share a node allowance.
-        cap = [_FREEZE_NODES]
-        last: tuple[_Direction, list[Meld]] | None = None
-        for trial in trials:
-            if any(m in frozen for m in trial):
-                continue
-            keep = frozen + trial
-            rest = [m for m in base if m not in keep]
-            again = _optimum(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
-            if again is not None and again[0] == score:
-                frozen = keep
-                last = (again[1], rest)
-                if trial is touched:
-                    break
-        if last is not None:
-            new_melds = _finish(*last)
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
-    if opening:
-        final = [*table, *sorted(new_melds, key=lambda m: _tile_key(m.tiles[0]))]
-    else:
-        final = _order(table, [*frozen, *new_melds], origin)
-        table_jokers = any(m.jokers for m in table)
-        if table_jokers and joker_problem(table, final, melded_before=True) is not None:
-            # Two table jokers leaning on one real tile of another set: the search reasons about
-            # faces, not which copy is which. Rare; keep the sets with jokers as they are.
-            fixed = [m for m in base if m.jokers]
-            rest = [m for m in base if not m.jokers]
-            again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
-            if again is None:
-                return None
-            final = _order(table, [*fixed, *_finish(again[1], rest)], origin)
+    final: list[Meld] | None = None
+    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
+    if found is not None:
+        score, way = found
+        melds = _settle(base, optional, required, options, score, way, minimal_change, set())
+        if opening:
+            final = [*table, *sorted(melds, key=lambda m: _tile_key(m.tiles[0]))]
+        else:
+            final = _order(table, melds, origin)
+            if any(m.jokers for m in table) and joker_problem(table, final, True) is not None:
+                # Two table jokers leaning on one real tile of another set: the search reasons
+                # about faces, not which copy is which. Rare; keep the sets with jokers whole.
+                fixed = [m for m in base if m.jokers]
+                rest = [m for m in base if not m.jokers]
+                again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
+                final = (
+                    None
+                    if again is None
+                    else _order(table, [*fixed, *_finish(again[1], rest)], origin)
+                )
+    if not opening and any(m.jokers for m in table):
+        rack_tiles = [*required, *optional]
+        have = None if final is None else _placed_score(final, origin, objective)
+        if have is None or (not required and have < _placed_score(rack_tiles, {}, objective)):
+            taken = _retrieve(table, optional, required, options, have, minimal_change, origin)
+            if taken is not None:
+                final = taken
+    if final is None:
+        return None
     placed = sorted((t for m in final for t in m.tiles if id(t) not in origin), key=_tile_key)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
     )
     kept, moved = _metrics(table, final, origin)
     return Solution(final, placed, value, kept, moved, objective, opening)
+
+
+def _settle(
+    base: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    score: int,
+    way: _Direction,
+    minimal_change: bool,
+    unfrozen: set[int],
+) -> list[Meld]:
+    """The sets of an optimal table; with ``minimal_change`` the sets it touched are frozen
+    where the optimum survives (all at once, then one by one, up to six; ``unfrozen`` holds the
+    ids of starting sets that may not be frozen)."""
+    new_melds = _finish(way, base)
+    if not minimal_change or not base:
+        return new_melds
+    frozen: list[Meld] = []
+    final_sets = {frozenset(m.tiles) for m in new_melds}
+    touched = [m for m in base if frozenset(m.tiles) not in final_sets and id(m) not in unfrozen]
+    trials = [touched] if len(touched) > 1 else []
+    trials += [[m] for m in touched[:6]]
+    # The pass is a preference: each trial only asks whether the optimum is still reached,
+    # and all of them share a node allowance.
+    cap = [_FREEZE_NODES]
+    last: tuple[_Direction, list[Meld]] | None = None
+    for trial in trials:
+        if any(m in frozen for m in trial):
+            continue
+        keep = frozen + trial
+        rest = [m for m in base if m not in keep]
+        again = _optimum(rest, optional, required, target=score, cap=cap, **options)  # type: ignore[arg-type]
+        if again is not None and again[0] == score:
+            frozen = keep
+            last = (again[1], rest)
+            if trial is touched:
+                break
+    if last is not None:
+        new_melds = _finish(*last)
+    return [*frozen, *new_melds]
+
+
+# -- joker retrieval -----------------------------------------------------------------------------
+#
+# A table joker may stay (the search locks it in its place) or be taken back: a real tile of a
+# face it stands for goes into its set (in a set with a real tile of its original set), and the
+# joker goes into a new set. In faces that is the locked joker's place filled by a real tile,
+# and one more free joker on the table: so each retrieval is searched as the same table with
+# the joker locked where it is, one real tile of its face taken out of the supply (from another
+# set when the table has one, else from the rack), and a stand-in joker that must be placed.
+# The stand-in's place is the joker's new place and the locked joker's place is the tile's.
+
+
+class _Take(NamedTuple):
+    """One retrieval: ``tile`` (face ``face``) takes the place of ``joker`` (of starting set
+    ``meld_index``); ``home`` is the starting set ``tile`` comes from (-1: the rack)."""
+
+    joker: Tile
+    meld_index: int
+    face: Face
+    tile: Tile
+    home: int
+
+
+class _Trial(NamedTuple):
+    """What one set of retrievals asks of the search: the table it reads, the rack tiles left,
+    the stand-ins for the freed jokers and the score the rack's replacement tiles add."""
+
+    takes: tuple[_Take, ...]
+    table: list[Meld]
+    optional: list[Tile]
+    required: list[Tile]
+    stand_ins: tuple[Tile, ...]
+    credit: int
+    banned: dict[int, int]  # id of a freed group joker -> its replacement's colour index
+    witnesses: dict[int, frozenset[int]]  # id of a joker in a set that lost a tile -> its reals
+
+
+_STAND_IN_COPY = 1000  # copies of the placeholder jokers (a box holds at most 4 jokers)
+
+
+def _tile_score(tile: Tile, objective: str) -> int:
+    """What one placed rack tile scores (as the search's weights outside the opening)."""
+    points = tile.rack_value
+    return points * _BIG + 1 if objective == "value" else _BIG + points
+
+
+def _placed_score(
+    tiles: Iterable[Meld] | Iterable[Tile], origin: dict[int, int], objective: str
+) -> int:
+    """The score of the rack tiles among ``tiles`` (melds or tiles; table tiles by ``origin``)."""
+    total = 0
+    for item in tiles:
+        for tile in item.tiles if isinstance(item, Meld) else (item,):
+            if id(tile) not in origin:
+                total += _tile_score(tile, objective)
+    return total
+
+
+def _joker_faces(table: Sequence[Meld]) -> list[tuple[int, Tile, tuple[Face, ...]]]:
+    """Every table joker with the faces a real tile must show to take its place."""
+    out = []
+    for index, meld in enumerate(table):
+        for joker in meld.jokers:
+            if meld.kind is MeldKind.GROUP:
+                faces = meld.joker_options(joker)
+            else:
+                faces = (meld.faces[meld.tiles.index(joker)],)
+            out.append((index, joker, faces))
+    return out
+
+
+def _trials(
+    table: Sequence[Meld], optional: Sequence[Tile], required: Sequence[Tile], objective: str
+) -> list[_Trial]:
+    """Every way of taking back some of the table jokers with tiles that are there: each freed
+    joker's replacement face, the tile from another set when the table has one (that is never
+    worse than the rack's copy: the two can trade places), else from the rack."""
+    jokers = _joker_faces(table)
+    choices: list[list[Face | None]] = [[None, *faces] for _, _, faces in jokers]
+    trials: list[_Trial] = []
+    for combo in itertools.product(*choices):
+        if all(face is None for face in combo):
+            continue
+        used: set[int] = set()
+        takes: list[_Take] = []
+        for (index, joker, _), face in zip(jokers, combo, strict=True):
+            if face is None:
+                continue
+            take = _replacement(table, optional, required, index, joker, face, used)
+            if take is None:
+                break
+            takes.append(take)
+        else:
+            trials.append(_trial(table, optional, required, tuple(takes), objective))
+    # Most jokers freed first: usually the best, and a good score early lets the others stop
+    # at their bounds sooner.
+    trials.sort(key=lambda trial: -len(trial.takes))
+    return trials
+
+
+def _replacement(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    index: int,
+    joker: Tile,
+    face: Face,
+    used: set[int],
+) -> _Take | None:
+    """A tile of ``face`` not yet used: from a set without jokers first, then any other set,
+    then the rack (required tiles first)."""
+    candidates: list[tuple[int, int, Tile]] = []
+    for home, meld in enumerate(table):
+        if home == index:
+            continue
+        rank = 1 if meld.jokers else 0
+        for tile in meld.tiles:
+            if tile.color is face.color and tile.number == face.number and id(tile) not in used:
+                candidates.append((rank, home, tile))
+    if candidates:
+        _, home, tile = min(candidates, key=lambda c: (c[0], c[1]))
+    else:
+        rack = [t for t in (*required, *optional) if t.color is face.color]
+        tile = next((t for t in rack if t.number == face.number and id(t) not in used), None)  # type: ignore[assignment]
+        if tile is None:
+            return None
+        home = -1
+    used.add(id(tile))
+    return _Take(joker, index, face, tile, home)
+
+
+def _trial(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    takes: tuple[_Take, ...],
+    objective: str,
+) -> _Trial:
+    gone = {id(take.tile) for take in takes}
+    dp_table = list(table)
+    for take in takes:
+        if take.home >= 0:
+            meld = dp_table[take.home]
+            pairs = zip(meld.tiles, meld.faces, strict=True)
+            kept = [(t, f) for t, f in pairs if id(t) not in gone]
+            # What is left of that set is only tiles the search must place; it need not be a set.
+            dp_table[take.home] = Meld(
+                tuple(t for t, _ in kept), tuple(f for _, f in kept), meld.kind
+            )
+    stand_ins = tuple(Tile.joker(_STAND_IN_COPY + k) for k in range(len(takes)))
+    credit = sum(_tile_score(take.tile, objective) for take in takes if take.home < 0)
+    return _Trial(
+        takes,
+        dp_table,
+        [t for t in optional if id(t) not in gone],
+        [*(t for t in required if id(t) not in gone), *stand_ins],
+        stand_ins,
+        credit,
+        {
+            id(take.joker): COLORS.index(take.face.color)
+            for take in takes
+            if table[take.meld_index].kind is MeldKind.GROUP and take.face.color is not None
+        },
+        {
+            id(joker): _reals_of(table[take.home])
+            for take in takes
+            if take.home >= 0
+            for joker in table[take.home].jokers
+        },
+    )
+
+
+def _reals_of(meld: Meld) -> frozenset[int]:
+    """What witnesses a joker of ``meld`` staying: its run numbers, or its group colours."""
+    if meld.kind is MeldKind.RUN:
+        return frozenset(t.number for t in meld.tiles if t.color is not None)
+    return frozenset(_CID[id(t.color)] - 1 for t in meld.tiles if t.color is not None)
+
+
+def _retrieve(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    have: int | None,
+    minimal_change: bool,
+    origin: dict[int, int],
+) -> list[Meld] | None:
+    """The best table that takes back table jokers, if it beats ``have`` (the score without
+    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise."""
+    objective = cast(str, options["objective"])
+    joker_score = _tile_score(Tile.joker(), objective)
+    trials = _trials(table, optional, required, objective)
+    if not trials:
+        return None
+    # With several trials, an upper bound first: the same table with every table joker free to
+    # go anywhere (but staying on the table) allows every legal turn. If even that cannot beat
+    # ``have``, no retrieval can; once a retrieval reaches it, no other can do better. (It
+    # costs about what one trial does, so a single trial goes without it.)
+    ceiling = _NEG if len(trials) == 1 else _ceiling(table, optional, required, options, have)
+    if ceiling is None:
+        return None
+    best: list[Meld] | None = None
+    for trial in trials:
+        if have is not None and have >= ceiling > _NEG:
+            break
+        freed = len(trial.stand_ins)
+        if required:
+            target = None
+        else:
+            need = 1 if have is None else have + 1
+            target = need - trial.credit + freed * joker_score
+        here = {**options, "banned": trial.banned, "witnesses": trial.witnesses}
+        found = _optimum(trial.table, trial.optional, trial.required, target=target, **here)  # type: ignore[arg-type]
+        if found is None:
+            continue
+        score, way = found
+        remnants = {id(m) for m in trial.table if m not in table}
+        final = _legal(table, _finish(way, trial.table), trial, remnants)
+        if final is None:
+            if len(trial.takes) == 1:
+                final = _in_new_set(table, trial, here, None if required else need, origin)
+            if final is not None:
+                best, have = _order(table, final, origin), _placed_score(final, origin, objective)
+                if required:
+                    break
+            continue
+        if minimal_change:
+            # The pass may freeze a set the freed joker then cannot leave: keep it only if legal.
+            settled = _settle(
+                trial.table, trial.optional, trial.required, here, score, way, True, remnants
+            )
+            final = _legal(table, settled, trial, remnants) or final
+        gained = _placed_score(final, origin, objective)
+        if gained <= 0:
+            continue
+        best, have = _order(table, final, origin), gained
+        if required:
+            break
+    return best
+
+
+def _ceiling(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    have: int | None,
+) -> int | None:
+    """The best score with every table joker free (None: not even that beats ``have``)."""
+    joker_score = _tile_score(Tile.joker(), cast(str, options["objective"]))
+    loose = []
+    for meld in table:
+        reals = tuple(t for t in meld.tiles if t.color is not None)
+        loose.append(Meld(reals, tuple(t.face for t in reals), meld.kind))
+    table_jokers = [t for m in table for t in m.jokers]
+    need = 1 if have is None else have + 1
+    roam = _optimum(
+        loose,
+        optional,
+        [*required, *table_jokers],
+        target=None if required else need + len(table_jokers) * joker_score,
+        **options,  # type: ignore[arg-type]
+    )
+    return None if roam is None else roam[0] - len(table_jokers) * joker_score
+
+
+def _in_new_set(
+    table: Sequence[Meld],
+    trial: _Trial,
+    options: dict[str, object],
+    need: int | None,
+    origin: dict[int, int],
+) -> list[Meld] | None:
+    """The best table for a one-joker ``trial`` (worth at least ``need``) with the freed
+    joker's new set chosen first: every run of up to five and every group it can make with one
+    copy of each other face, none holding every other tile of a starting set, and the rest
+    searched around it. Used when the search's own table puts the joker onto an old set."""
+    objective = cast(str, options["objective"])
+    stand_in = trial.stand_ins[0]
+    starts = [frozenset(m.tiles) - {trial.takes[0].joker} for m in table]
+    copies: dict[tuple[int, int], list[Tile]] = {}
+    for meld in trial.table:
+        for tile in meld.tiles:
+            if tile.color is not None:
+                copies.setdefault((_CID[id(tile.color)] - 1, tile.number), []).append(tile)
+    rack = [*trial.required, *trial.optional]
+    for tile in rack:
+        if tile.color is not None:
+            copies.setdefault((_CID[id(tile.color)] - 1, tile.number), []).append(tile)
+    rack_ids = {id(t) for t in rack if t.color is not None}
+    rack_total = sum(_tile_score(t, objective) for t in trial.optional)
+    candidates: list[tuple[int, Meld]] = []
+    for faces in _joker_set_faces(copies):
+        tiles = _pick_copies(faces, copies, starts)
+        if tiles is None:
+            continue
+        full = [stand_in if t is None else t for t in tiles]
+        credit = sum(_tile_score(t, objective) for t in full if id(t) in rack_ids)
+        if faces[0][1] == faces[-1][1]:
+            meld = Meld.build(full, None, MeldKind.GROUP)
+        else:
+            colour = COLORS[next(c for c, _ in faces if c >= 0)]
+            low = next(n - i for i, (c, n) in enumerate(faces) if c >= 0)
+            run_faces = tuple(Face(colour, low + i) for i in range(len(full)))
+            meld = Meld(tuple(full), run_faces, MeldKind.RUN)
+        candidates.append((credit, meld))
+    # Groups that keep one of the table's group jokers where it stands, beside the freed one.
+    freed = {id(take.joker) for take in trial.takes}
+    for home in trial.table:
+        if home.kind is not MeldKind.GROUP or not home.tiles:
+            continue
+        n = home.faces[0].number
+        for kept in home.jokers:
+            if id(kept) in freed:
+                continue
+            here = [c for c in range(4) if (c, n) in copies]
+            for size in (1, 2):
+                for colours in itertools.combinations(here, size):
+                    picked = _pick_copies([(c, n) for c in colours], copies, starts)
+                    if picked is None:
+                        continue
+                    reals = [t for t in picked if t is not None]
+                    credit = sum(_tile_score(t, objective) for t in reals if id(t) in rack_ids)
+                    group = Meld.build([*reals, kept, stand_in], None, MeldKind.GROUP)
+                    candidates.append((credit, group))
+    candidates.sort(key=lambda c: -c[0])
+    best: list[Meld] | None = None
+    for credit, meld in candidates:
+        target = None if need is None else need - trial.credit - credit
+        if target is not None and rack_total + credit < target + credit:
+            continue
+        gone = {id(t) for t in meld.tiles}
+        rest_table = []
+        for m in trial.table:
+            if any(id(t) in gone for t in m.tiles):
+                pairs = [(t, f) for t, f in zip(m.tiles, m.faces, strict=True) if id(t) not in gone]
+                if pairs:
+                    rest_table.append(
+                        Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), m.kind)
+                    )
+            else:
+                rest_table.append(m)
+        optional = [t for t in trial.optional if id(t) not in gone]
+        required = [t for t in trial.required if id(t) not in gone and t is not stand_in]
+        if target is None or target <= 0:
+            target = 0  # the set alone already plays enough; the rest may add nothing
+        found = _optimum(
+            rest_table,
+            optional,
+            required,
+            target=target,
+            empty_ok=True,
+            **options,  # type: ignore[arg-type]
+        )
+        if found is None:
+            continue
+        rest = _finish(found[1], rest_table)
+        remnants = {id(m) for m in rest_table if m not in table}
+        final = _swapped([*rest, meld], trial, remnants)
+        if final is None or joker_problem(table, final, melded_before=True) is not None:
+            continue
+        score = _placed_score(final, origin, objective)
+        if score > 0 and (need is None or score >= need):
+            if need is None:
+                return final  # must_place: any legal table places the same tiles
+            best, need = final, score + 1
+    return best
+
+
+def _joker_set_faces(
+    copies: dict[tuple[int, int], list[Tile]],
+) -> Iterator[list[tuple[int, int]]]:
+    """Face patterns of the sets a freed joker could make with real faces there are: runs of
+    three to five with the joker in any place (colour, number; the joker's place is (-1, n)),
+    and groups of three or four."""
+    for c in range(4):
+        for low in range(1, 12):
+            for size in range(3, 6):
+                if low + size - 1 > 13:
+                    break
+                numbers = range(low, low + size)
+                for place in numbers:
+                    if all(k == place or (c, k) in copies for k in numbers):
+                        yield [(-1, k) if k == place else (c, k) for k in numbers]
+    for n in range(1, 14):
+        here = [c for c in range(4) if (c, n) in copies]
+        for size in (2, 3):
+            for colours in itertools.combinations(here, size):
+                yield [*((c, n) for c in colours), (-1, n)]
+
+
+def _pick_copies(
+    faces: Sequence[tuple[int, int]],
+    copies: dict[tuple[int, int], list[Tile]],
+    starts: Sequence[frozenset[Tile]],
+) -> list[Tile | None] | None:
+    """One copy of each real face (None at the joker's place) such that the set holds no
+    starting set's other tiles; None if every choice does."""
+    pools = [[None] if c < 0 else copies[(c, n)] for c, n in faces]
+    for pick in itertools.islice(itertools.product(*pools), 16):
+        chosen = {t for t in pick if t is not None}
+        if not any(start and start <= chosen for start in starts):
+            return list(pick)
+    return None
+
+
+def _legal(
+    table: Sequence[Meld], melds: Sequence[Meld], trial: _Trial, remnants: set[int]
+) -> list[Meld] | None:
+    """The search's sets for ``trial`` as a table the joker rule accepts, or None."""
+    final = _swapped(melds, trial, remnants)
+    if final is not None and joker_problem(table, final, melded_before=True) is not None:
+        final = _repaired(table, final, [take.joker for take in trial.takes])
+    return final
+
+
+def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -> list[Meld] | None:
+    """A legal table with the same tiles when the search's one lets a freed joker join a set
+    that holds every other tile of a starting set (the search does not see which copy is
+    which): cut that run into pieces so the joker's piece is new, or trade a copy of one of
+    its faces with a set elsewhere. None if neither helps."""
+    starts = [frozenset(m.tiles) for m in table]
+    for joker in freed:
+        at = next(i for i, m in enumerate(final) if joker in m.tiles)
+        meld = final[at]
+        tiles = set(meld.tiles)
+        if not any(start - {joker} <= tiles for start in starts):
+            continue
+        for pieces in _cuts(meld):
+            trial = [*final[:at], *pieces, *final[at + 1 :]]
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
+        for trial in _tile_moves(final, at, starts):
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
+        moved: list[list[Meld]] = []
+        for trial in _joker_moves(final, at, joker, starts, freed):
+            if joker_problem(table, trial, melded_before=True) is None:
+                return trial
+            moved.append(trial)
+        # Two steps: the joker onto another old set, then one of that set's tiles elsewhere.
+        for trial in moved:
+            home = next(i for i, m in enumerate(trial) if joker in m.tiles)
+            for again in _tile_moves(trial, home, starts):
+                if joker_problem(table, again, melded_before=True) is None:
+                    return again
+        for k, other in enumerate(final):
+            if k == at:
+                continue
+            for i, mine in enumerate(meld.tiles):
+                for j, theirs in enumerate(other.tiles):
+                    if mine.color is None or mine.face != theirs.face or mine is theirs:
+                        continue
+                    a = _with_tile(meld, i, theirs)
+                    b = _with_tile(other, j, mine)
+                    trial = list(final)
+                    trial[at], trial[k] = a, b
+                    if joker_problem(table, trial, melded_before=True) is None:
+                        return trial
+    return None
+
+
+def _joker_moves(
+    final: list[Meld],
+    at: int,
+    joker: Tile,
+    starts: Sequence[frozenset[Tile]],
+    freed: Sequence[Tile],
+) -> Iterator[list[Meld]]:
+    """The table with ``joker`` (in ``final[at]``) traded for a joker from the rack or another
+    freed joker in another set, or moved to lengthen another set when its own set stands
+    without it."""
+    meld = final[at]
+    index = meld.tiles.index(joker)
+    table_jokers = {t for start in starts for t in start if t.is_joker} - set(freed)
+    for k, other in enumerate(final):
+        if k == at:
+            continue
+        for j, theirs in enumerate(other.tiles):
+            if theirs.color is None and theirs not in table_jokers:
+                trial = list(final)
+                trial[at] = _with_tile(meld, index, theirs)
+                trial[k] = _with_tile(other, j, joker)
+                yield trial
+    rest = [t for t in meld.tiles if t is not joker]
+    pins = {i: f for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))}
+    try:
+        without = Meld.build(
+            rest,
+            {i: pins[meld.tiles.index(t)] for i, t in enumerate(rest) if t.is_joker},
+            meld.kind,
+        )
+    except InvalidMeldError:
+        return
+    for k, other in enumerate(final):
+        if k == at:
+            continue
+        for longer in _lengthened(other, joker):
+            for pieces in [[longer], *_cuts(longer)]:
+                yield (
+                    [*final[:at], without, *final[at + 1 : k], *pieces, *final[k + 1 :]]
+                    if (at < k)
+                    else [*final[:k], *pieces, *final[k + 1 : at], without, *final[at + 1 :]]
+                )
+
+
+def _without(meld: Meld, tile: Tile) -> Meld | None:
+    """``meld`` less ``tile`` (its jokers keep their faces where they can), or None."""
+    rest = [t for t in meld.tiles if t is not tile]
+    faces = dict(zip(meld.tiles, meld.faces, strict=True))
+    pins = {i: faces[t] for i, t in enumerate(rest) if t.color is None}
+    if meld.kind is MeldKind.GROUP:
+        pins = {i: f for i, f in pins.items() if f.color is not None}
+    try:
+        return Meld.build(rest, pins, meld.kind)
+    except InvalidMeldError:
+        return None
+
+
+def _tile_moves(
+    final: list[Meld], at: int, starts: Sequence[frozenset[Tile]]
+) -> Iterator[list[Meld]]:
+    """The table with one real tile of the old set inside ``final[at]`` moved out of it, to
+    lengthen another set, when both stay legal sets."""
+    meld = final[at]
+    inside = {t for start in starts if start and start <= set(meld.tiles) for t in start}
+    for tile in meld.tiles:
+        if tile.color is None or tile not in inside:
+            continue
+        smaller = _without(meld, tile)
+        if smaller is None:
+            continue
+        for k, other in enumerate(final):
+            if k == at:
+                continue
+            for longer in _lengthened(other, tile):
+                trial = list(final)
+                trial[at], trial[k] = smaller, longer
+                yield trial
+
+
+def _lengthened(meld: Meld, tile: Tile) -> Iterator[Meld]:
+    """``meld`` with ``tile`` (a joker, or a real tile whose face fits) added at either end of
+    a run, or as a group's fourth tile."""
+    if tile.color is not None:
+        pins = {
+            i: f
+            for i, (t, f) in enumerate(zip(meld.tiles, meld.faces, strict=True))
+            if t.color is None and f.color is not None
+        }
+        try:
+            longer = Meld.build([*meld.tiles, tile], pins, meld.kind)
+        except InvalidMeldError:
+            return
+        if len(longer.tiles) == len(meld.tiles) + 1:
+            yield longer
+        return
+    joker = tile
+    """``meld`` with ``joker`` added at either end of a run, or as a group's fourth tile."""
+    if meld.kind is MeldKind.GROUP:
+        if len(meld.tiles) == 3:  # three tiles with a real one: a fourth joker always fits
+            yield Meld.build([*meld.tiles, joker], None, MeldKind.GROUP)
+        return
+    color = meld.faces[0].color
+    low, high = meld.faces[0].number, meld.faces[-1].number
+    if high < 13:
+        yield Meld((*meld.tiles, joker), (*meld.faces, Face(color, high + 1)), MeldKind.RUN)
+    if low > 1:
+        yield Meld((joker, *meld.tiles), (Face(color, low - 1), *meld.faces), MeldKind.RUN)
+
+
+def _with_tile(meld: Meld, index: int, tile: Tile) -> Meld:
+    """The same set with another copy of the same face at ``index`` (order kept canonical)."""
+    tiles = list(meld.tiles)
+    tiles[index] = tile
+    if meld.kind is MeldKind.GROUP and tile.color is not None:
+        pairs = sorted(
+            zip(tiles, meld.faces, strict=True),
+            key=lambda p: _tile_key(p[0]),
+        )
+        return Meld(tuple(t for t, _ in pairs), tuple(f for _, f in pairs), meld.kind)
+    return Meld(tuple(tiles), meld.faces, meld.kind)
+
+
+def _cuts(meld: Meld) -> Iterator[list[Meld]]:
+    """Every way of cutting a run into shorter runs of three or more with a real tile each."""
+    if meld.kind is not MeldKind.RUN or len(meld.tiles) < 6:
+        return
+    size = len(meld.tiles)
+
+    def pieces(start: int) -> Iterator[list[tuple[int, int]]]:
+        if start == size:
+            yield []
+            return
+        for end in range(start + 3, size + 1):
+            if size - end in (1, 2):
+                continue
+            if all(t.color is None for t in meld.tiles[start:end]):
+                continue
+            for rest in pieces(end):
+                yield [(start, end), *rest]
+
+    for cut in pieces(0):
+        if len(cut) > 1:
+            yield [Meld(meld.tiles[a:b], meld.faces[a:b], MeldKind.RUN) for a, b in cut]
+
+
+def _swapped(melds: Sequence[Meld], trial: _Trial, remnants: set[int]) -> list[Meld] | None:
+    """The search's sets with each freed joker's place given to its replacement tile and each
+    stand-in replaced by the joker itself; None if a group would then repeat a colour, or if
+    what is left of a set a tile was taken from (``remnants``, by id) came back as a set and
+    is not one."""
+    swap: dict[int, Tile] = {}
+    for take, stand_in in zip(trial.takes, trial.stand_ins, strict=True):
+        swap[id(take.joker)] = take.tile
+        swap[id(stand_in)] = take.joker
+    out: list[Meld] = []
+    for meld in melds:
+        if id(meld) in remnants:
+            if len(meld.tiles) < 3:
+                return None
+        elif not any(id(t) in swap for t in meld.tiles):
+            out.append(meld)
+            continue
+        tiles = [swap.get(id(t), t) for t in meld.tiles]
+        pins = {
+            i: face
+            for i, (tile, face) in enumerate(zip(tiles, meld.faces, strict=True))
+            if tile.color is None
+        }
+        try:
+            out.append(Meld.build(tiles, pins, meld.kind))
+        except InvalidMeldError:
+            return None
+    return out
 
 
 def check(table: Sequence[Meld], rack: Sequence[Tile], solution: Solution) -> str | None:

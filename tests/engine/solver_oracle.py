@@ -287,10 +287,15 @@ def milp_optimum(
     opening: bool = False,
     threshold: int = 30,
     must_place: Sequence[Tile] | None = None,
+    roam: bool = False,
 ) -> int | None:
-    """The optimal objective score (same scale as the solver's), or None if infeasible."""
+    """The optimal objective score (same scale as the solver's), or None if infeasible.
+
+    Table jokers stay in place; with ``roam`` they may go anywhere (each still on the table),
+    which is an upper bound on any legal turn, retrieval included."""
     use_table = [] if opening else list(table)
-    locked = _locked_jokers(use_table)
+    locked = [] if roam else _locked_jokers(use_table)
+    roaming = sum(len(m.jokers) for m in use_table) if roam else 0
     table_count: Counter[tuple[int, int]] = Counter()
     for m in use_table:
         for t in m.tiles:
@@ -300,6 +305,8 @@ def milp_optimum(
     must_count: Counter[tuple[int, int]] = Counter()
     rack_tiles = list(must_place) if must_place is not None else list(rack)
     free = sum(1 for t in rack_tiles if t.is_joker)
+    rack_free = free
+    free += roaming
     for t in rack_tiles:
         if t.color is not None:
             rack_count[(COLORS.index(t.color), t.number)] += 1
@@ -330,16 +337,16 @@ def milp_optimum(
     ri.append(rows["J"])
     ci.append(n_sets + len(faces))
     a = coo_matrix((data, (ri, ci)), shape=(len(rows), n_sets + n_y)).tocsr()
-    rhs = np.array([table_count[f] for f in faces] + [0] + [1] * len(locked), dtype=float)
+    rhs = np.array([table_count[f] for f in faces] + [roaming] + [1] * len(locked), dtype=float)
     constraints = [LinearConstraint(a, rhs, rhs)]
     lo = np.zeros(n_sets + n_y)
     hi = np.full(n_sets + n_y, 4.0)
     for i, f in enumerate(faces):
         hi[n_sets + i] = rack_count[f]
         lo[n_sets + i] = must_count[f]
-    hi[n_sets + len(faces)] = free
+    hi[n_sets + len(faces)] = rack_free
     if must_place is not None:
-        lo[n_sets + len(faces)] = free
+        lo[n_sets + len(faces)] = rack_free
     cost = np.zeros(n_sets + n_y)
     for i, f in enumerate(faces):
         cost[n_sets + i] = -weights(objective, opening, f[1], False)

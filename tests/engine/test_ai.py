@@ -67,15 +67,16 @@ def test_hard_holds_a_cheap_extension_back() -> None:
     assert hard is not None and len(placed(game, 0, hard)) == 3
 
 
-def test_hard_takes_a_joker_from_the_table_with_a_swap() -> None:
+def test_medium_and_hard_take_a_joker_from_the_table_with_a_swap() -> None:
+    # The solver itself retrieves jokers now, so medium finds the swap too.
     game = position(
         ["R6 K1 K2 B9", "K5 K6 K7 K8 K9 K10 B2 B5 O7"], "R4 R5 J=R6", melded=[True, True]
     )
-    assert choose_move(game, 0, "medium") is None
-    hard = choose_move(game, 0, "hard")
-    assert hard is not None
-    assert joker_problem(game.table, hard, True) is None
-    assert sorted(m.text() for m in hard) == ["K1 K2 J=K3", "R4 R5 R6"]
+    for level in ("medium", "hard"):
+        chosen = choose_move(game, 0, level)
+        assert chosen is not None
+        assert joker_problem(game.table, chosen, True) is None
+        assert sorted(m.text() for m in chosen) == ["K1 K2 J=K3", "R4 R5 R6"]
     outcome, refused = take_turn(game, "hard")
     assert not refused and outcome.kind == "play"
 

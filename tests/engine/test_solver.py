@@ -259,3 +259,13 @@ def test_new_sets_are_what_meld_build_makes_of_them() -> None:
                 seen_joker_groups += bool(meld.jokers)
             assert Meld.build(meld.tiles, pins, meld.kind) == meld
     assert seen_joker_groups > 0
+
+
+def test_a_rack_joker_can_lead_a_run_that_reaches_13_through_a_table_joker() -> None:
+    # The look-ahead for a run led by a free joker used to count only real tiles on the way to
+    # 13, so J=O9 O10 O11 J=O12 O13 was never tried (found by the retrieval oracle).
+    table, rack = position("O10 O11 J=O12 O13", "J O13 O3")
+    sol = solve(table, rack, objective="value")
+    assert sol is not None and check(table, rack, sol) is None
+    assert [str(t) for t in sol.placed] == ["J"]
+    assert texts(sol.melds) == ["J=O9 O10 O11 J=O12 O13"]

@@ -42,7 +42,15 @@ def test_same_optimum_as_the_milp_on_300_positions() -> None:
             assert problem is None, f"{p.ident}: {problem}"
         ours = solution_score(solution, objective)
         oracle = milp_optimum(p.table, p.rack, objective=objective, opening=opening) or 0
-        if ours != oracle:
+        if opening or not any(m.jokers for m in p.table):
+            if ours != oracle:
+                mismatches.append((p.ident, objective, opening, ours, oracle))
+            continue
+        # Table jokers after the initial meld: the solver may also retrieve them, so the MILP
+        # with jokers in place is a lower bound and the one with jokers roaming an upper bound
+        # (tests/engine/test_solver_retrieval.py checks the optimum exactly on small positions).
+        roaming = milp_optimum(p.table, p.rack, objective=objective, roam=True) or 0
+        if not oracle <= ours <= roaming:
             mismatches.append((p.ident, objective, opening, ours, oracle))
     assert mismatches == []
 
@@ -65,9 +73,11 @@ def test_must_place_matches_the_milp() -> None:
         solution = solve(p.table, p.rack, must_place=wanted)
         oracle = milp_optimum(p.table, p.rack, must_place=wanted)
         if oracle is None:
-            assert solution is None, p.ident
-        else:
-            assert solution is not None, p.ident
+            # Only a joker retrieval (which this MILP does not model) can make it possible.
+            assert solution is None or any(m.jokers for m in p.table), p.ident
+            if milp_optimum(p.table, p.rack, must_place=wanted, roam=True) is None:
+                assert solution is None, p.ident
+        if solution is not None:
             assert sorted(solution.placed, key=lambda t: t.sort_key()) == sorted(
                 wanted, key=lambda t: t.sort_key()
             )
