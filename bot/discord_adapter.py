@@ -33,8 +33,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n_menus
-from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
-from bot.commands import CommandError, parse_command
+from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select, opens_new_lobby
 from bot.i18n import channel_language, locale_language, t
 from engine.ai import AI_LEVELS
 from storage import Database
@@ -442,6 +441,7 @@ class Invocation:
     thinking: bool  # the ephemeral "thinking" original still waits for content
     posted_public: bool = False
     lang: str = "en"  # the channel's language, for the adapter's own sentences
+    opens_lobby: bool = False  # the command opens a new lobby (its message and table are new)
 
     @property
     def clicked_private(self) -> bool:
@@ -449,14 +449,6 @@ class Invocation:
         if message is None:
             return False
         return message.flags.ephemeral or self.interaction.guild_id is None
-
-    @property
-    def opens_lobby(self) -> bool:
-        """The command opens a new lobby (whose message, and its game's table, are new)."""
-        try:
-            return parse_command(self.text).verb == "start"
-        except CommandError:
-            return False
 
     @property
     def asked_for_rack(self) -> bool:
@@ -855,6 +847,7 @@ class RummikubCog(
             text,
             clicked,
             thinking=interaction.type is not discord.InteractionType.component,
+            opens_lobby=opens_new_lobby(self.service, channel, text),
         )
         try:
             replies = await self.service.handle(player, channel, text, admin=is_admin(interaction))

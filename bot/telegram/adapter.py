@@ -54,7 +54,7 @@ from telegram.ext import (
 from telegram.helpers import create_deep_linked_url
 
 from bot import i18n_menus
-from bot.api import ChannelRef, GameService, Image, PlayerRef, Reply
+from bot.api import ChannelRef, GameService, Image, PlayerRef, Reply, opens_new_lobby
 from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from bot.telegram.pacing import Limits, Pacer
@@ -318,6 +318,7 @@ class TelegramAdapter:
         # nothing is sent there until they write again. Kept in the state file, so a restart
         # does not knock on the closed door again.
         self._unreachable: set[str] = set(self.state.keys("unreachable"))
+        self._rematch_lobbies: set[str] = set()  # chats where a rematch is opening a lobby
         # (user, group) told about it since the chat closed, in this game
         self._told: set[tuple[str, str]] = {
             (key.partition("|")[0], key.partition("|")[2]) for key in self.state.keys("told")
@@ -666,6 +667,8 @@ class TelegramAdapter:
 
     async def _handle(self, player: PlayerRef, channel: ChannelRef, text: str) -> list[Reply]:
         admin = await self._is_admin(channel, player)
+        if opens_new_lobby(self.service, channel, text) and not opens_lobby(text):
+            self._rematch_lobbies.add(channel.chat_id)  # _send_all posts its lobby anew
         try:
             return list(await self.service.handle(player, channel, text, admin=admin))
         except Exception:
@@ -681,7 +684,9 @@ class TelegramAdapter:
     def _send_all(self, replies: list[Reply], command: str = "") -> list[asyncio.Future[bool]]:
         """Queue one command's (or one timer's) replies together, so that a group's news lines
         can share one message."""
-        if command and opens_lobby(command):
+        rematch = {r.channel.chat_id for r in replies} & self._rematch_lobbies if command else set()
+        self._rematch_lobbies -= rematch
+        if command and (opens_lobby(command) or rematch):
             # A new lobby is a new message at the bottom of the chat, and so is its table:
             # the group's queue forgets the old ones before it sends the lobby.
             for reply in replies:
