@@ -12,7 +12,8 @@ It checks what Telegram checks and our code could get wrong: callback data of at
 at most 100 buttons, text and caption lengths, well-formed HTML, "message is not modified",
 editing a message that does not exist, answering a callback query twice, files (animations and
 documents: non-empty, at most 50 MB; a GIF becomes an ``animation``, anything else sent with
-sendAnimation a plain ``document``), and InputMedia read as
+sendAnimation a plain ``document``; a GIF sent with sendPhoto keeps only its first frame, as
+Telegram's photos do), and InputMedia read as
 the Bot API server reads it (no ``media``, or an ``attach://`` name no file part carries: 400
 "can't parse InputMedia: media not found"). It enforces Telegram's limits: 20 new messages and
 20 edits a minute per group and 30 calls a second (429 with ``retry_after`` beyond), and
@@ -23,6 +24,7 @@ unanswered, a chat that is gone ("chat not found").
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import json
 import struct
@@ -178,6 +180,16 @@ def gif_size(data: bytes) -> tuple[int, int] | None:
         return None
     width, height = struct.unpack("<HH", data[6:10])
     return int(width), int(height)
+
+
+def still_frame(gif: bytes) -> bytes:
+    """The first frame of a GIF as a PNG (what a photo of an animation keeps)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(gif)) as image:
+        image.convert("RGB").save(out, "PNG")
+    return out.getvalue()
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -890,6 +902,8 @@ class FakeTelegram:
     async def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat_id = self._chat(params)
         photo = self._upload(params.get("photo"), files, "photo")
+        if gif_size(photo) is not None:
+            photo = still_frame(photo)  # Telegram keeps a GIF sent as a photo as one still
         png_size(photo)
         raw = params.get("caption")
         text = None
