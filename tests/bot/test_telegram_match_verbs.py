@@ -105,3 +105,34 @@ async def after_the_match(fake: FakeTelegram, bot: RunningBot) -> None:
     assert [len(game.players[seat].rack) for seat in (0, 1)] == [7, 7]  # the people's racks
     photos = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
     assert photos[-1].message_id > lobby.message_id  # the new game's table is new too
+
+
+async def test_the_fake_takes_animations_and_documents_as_the_bot_api_does() -> None:
+    """sendAnimation and sendDocument through PTB's own Bot: a GIF becomes an animation,
+    other bytes a plain document, an empty file is refused, a GIF sent as a photo stills."""
+    from telegram import Bot, InputFile
+    from telegram.error import BadRequest
+
+    frames = [PILImage.new("RGB", (40, 30), colour) for colour in ("red", "blue", "green")]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:])
+    gif = out.getvalue()
+    async with FakeTelegram() as fake:
+        fake.add_user(ANN, "Ann")
+        async with Bot(fake.token, base_url=fake.base_url) as bot:
+            sent = await bot.send_animation(ANN, InputFile(gif, filename="a.gif"), caption="x")
+            assert sent.animation is not None and sent.animation.width == 40
+            assert sent.document is not None and sent.caption == "x"
+            plain = await bot.send_animation(ANN, InputFile(b"not a gif", filename="a.txt"))
+            assert plain.animation is None and plain.document is not None
+            assert plain.document.file_name == "a.txt"
+            record = await bot.send_document(ANN, InputFile(b"turn 1", filename="game.rkr"))
+            assert record.document is not None and record.document.file_name == "game.rkr"
+            with pytest.raises(BadRequest, match=r"(?i)file must be non-empty"):
+                await bot.send_document(ANN, InputFile(b"", filename="empty.rkr"))
+            photo = await bot.send_photo(ANN, InputFile(gif, filename="a.gif"))
+            assert photo.photo and photo.animation is None
+        stored = fake.chat_messages(ANN)
+        assert stored[0].animation == gif and stored[1].animation is None
+        with PILImage.open(io.BytesIO(stored[-1].photo or b"")) as still:
+            assert still.format == "PNG" and getattr(still, "n_frames", 1) == 1
