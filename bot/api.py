@@ -8,9 +8,11 @@ through the outbox callback the adapter registers.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from bot.commands import CommandError, parse_command
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,3 +126,18 @@ class GameService(Protocol):
     def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
         """Register where replies caused by timers and AI turns are sent (per platform)."""
         ...
+
+
+def opens_new_lobby(service: object, channel: ChannelRef, text: str) -> bool:
+    """Whether ``text``, about to run in ``channel``, opens a new lobby (a new message at the
+    bottom, and a new table after it): ``start``, or ``rematch`` where no table is open (in
+    its own waiting lobby, Rematch only confirms). Asks the service's live ``tables`` (keyed
+    by channel); a service without them never gets a rematch lobby of its own."""
+    try:
+        verb = parse_command(text).verb
+    except CommandError:
+        return False
+    if verb == "start":
+        return True
+    tables = getattr(service, "tables", None)
+    return verb == "rematch" and isinstance(tables, Mapping) and channel.key not in tables

@@ -46,11 +46,10 @@ INFO_VERBS = (
     "sort",
     "language",
 )
-ALL_VERBS = LOBBY_VERBS + TURN_VERBS + INFO_VERBS
-# Verbs after a match: parsed and answered like the others, but not yet in the Telegram menu
-# and Discord subcommands (those adapters list ALL_VERBS; join the two when they add them).
+# Verbs after a match: rematch, a player's record, a finished game's replay.
 MATCH_VERBS = ("rematch", "stats", "replay")
-KNOWN_VERBS = ALL_VERBS + MATCH_VERBS
+ALL_VERBS = LOBBY_VERBS + TURN_VERBS + INFO_VERBS + MATCH_VERBS
+KNOWN_VERBS = ALL_VERBS
 
 ALIASES = {
     "new": "start",

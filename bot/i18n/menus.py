@@ -148,4 +148,19 @@ PL: dict[str, str] = {
     "/language pl",
     "any command: /rummikub play R5 R6 R7": "dowolne polecenie: /rummikub play R5 R6 R7",
     "connect this chat to your game": "połącz ten czat ze swoją grą",
+    "after a match: the same seats and settings again": "po meczu: te same miejsca i "
+    "ustawienia jeszcze raz",
+    "a player's record in this group: /stats, /stats Bob": "wyniki gracza w tej grupie: "
+    "/stats, /stats Bob",
+    "the last game as an animation and its record: /replay, /replay 2": "ostatnia gra jako "
+    "animacja i jej zapis: /replay, /replay 2",
+    # --- Discord: after a match ------------------------------------------------------------
+    "Play again: the same seats and settings": "Zagraj jeszcze raz: te same miejsca i ustawienia",
+    "Records of this server: leaderboard, history, stats, replay": "Wyniki tego serwera: "
+    "ranking, historia, statystyki, powtórka",
+    "A player's record across this server's channels": "Wyniki gracza na kanałach tego serwera",
+    "a player's name or mention (leave empty for yourself)": "imię lub wzmianka gracza (puste: ty)",
+    "A finished game as an animation, with its record": "Zakończona gra jako animacja, z jej "
+    "zapisem",
+    "which game of history (1 = the last)": "która gra z historii (1 = ostatnia)",
 }

@@ -36,8 +36,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 FLAT_VERBS = (
     "start", "join", "leave", "addbot", "deal", "play", "move", "split", "swap", "arrange",
     "auto", "undo", "reset", "done", "draw", "hint", "rack", "table", "status", "score",
-    "leaderboard", "history", "rules", "help",
+    "rematch", "rules", "help",
 )  # fmt: skip
+RECORD_VERBS = ("leaderboard", "history", "stats", "replay")  # under /rummikub records
 PNG = b"\x89PNG\r\n\x1a\n" + b"0" * 64
 
 
@@ -197,6 +198,9 @@ async def test_command_tree_syncs_and_every_option_is_described(fake: FakeDiscor
         assert names >= set(FLAT_VERBS)
         manage = next(o for o in command["options"] if o["name"] == "manage")
         assert {o["name"] for o in manage["options"]} >= {"settings", "kick", "cancel"}
+        records = next(o for o in command["options"] if o["name"] == "records")
+        assert {o["name"] for o in records["options"]} == set(RECORD_VERBS)
+        assert len(command["options"]) <= 25  # Discord's limit per command
 
         def walk(options: list[dict]) -> Iterator[dict]:
             for option in options:

@@ -35,6 +35,7 @@ JSON = "application/json"
 EPHEMERAL = 64
 LOADING = 128
 ACK_DEADLINE_S = 3.0
+UPLOAD_LIMIT = 8 * 1024 * 1024  # bytes per attached file, as the harness's interactions announce
 PAYLOAD = web.RequestKey("payload", object)
 FILES = web.RequestKey("files", list[tuple[str, bytes]])
 
@@ -246,6 +247,8 @@ class FakeDiscord:
         self.rate_limit_once: list[tuple[str, str]] = []  # (method, path prefix)
         self.forbidden_channels: set[int] = set()
         self.synced_commands: list[dict[str, Any]] = []
+        self.guild_channels: dict[int, list[int]] = {}  # guild id -> its text channels
+        self.upload_limit = UPLOAD_LIMIT
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -429,6 +432,10 @@ class FakeDiscord:
         parts = path.strip("/").split("/")
         payload = request[PAYLOAD]
         files = request[FILES]
+        if any(len(data) > self.upload_limit for name, data in files if name.startswith("files[")):
+            return _error(413, 40005, "Request entity too large")
+        if parts[0] == "guilds" and parts[2:] == ["channels"] and method == "GET":
+            return self._list_guild_channels(int(parts[1]))
         if method == "GET" and path == "/users/@me":
             return _respond(
                 self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
@@ -466,6 +473,27 @@ class FakeDiscord:
         if parts[0] == "webhooks" and len(parts) >= 3:
             return self._webhook(method, parts[2], parts[3:], payload, files)
         return _error(404, 0, f"the fake has no route for {method} {path}")
+
+    def _list_guild_channels(self, guild_id: int) -> web.StreamResponse:
+        with self.lock:
+            if guild_id not in self.guild_channels:
+                return _error(404, 10004, "Unknown Guild")
+            ids = list(self.guild_channels[guild_id])
+        return _respond(
+            [
+                {
+                    "id": str(channel_id),
+                    "type": 0,
+                    "guild_id": str(guild_id),
+                    "name": f"channel-{position}",
+                    "position": position,
+                    "permission_overwrites": [],
+                    "nsfw": False,
+                    "parent_id": None,
+                }
+                for position, channel_id in enumerate(ids)
+            ]
+        )
 
     def _application(self) -> dict[str, Any]:
         return {
@@ -893,7 +921,7 @@ class DiscordHarness:
             "token": fake_interaction.token,
             "version": 1,
             "locale": "en-US",
-            "attachment_size_limit": 8 * 1024 * 1024,
+            "attachment_size_limit": self.fake.upload_limit,
             "entitlements": [],
             "app_permissions": str((1 << 53) - 1),
         }
@@ -907,6 +935,10 @@ class DiscordHarness:
             payload["user"] = member.user.payload()
             payload["context"] = 1
         else:
+            with self.fake.lock:  # the guild has every channel a test talks in
+                known = self.fake.guild_channels.setdefault(self.guild_id, [])
+                if channel_id not in known:
+                    known.append(channel_id)
             payload["guild_id"] = str(self.guild_id)
             payload["guild_locale"] = "en-US"
             payload["channel_id"] = str(channel_id)

@@ -10,7 +10,10 @@ delivers.
 
 It checks what Telegram checks and our code could get wrong: callback data of at most 64 bytes,
 at most 100 buttons, text and caption lengths, well-formed HTML, "message is not modified",
-editing a message that does not exist, answering a callback query twice, and InputMedia read as
+editing a message that does not exist, answering a callback query twice, files (animations and
+documents: non-empty, at most 50 MB; a GIF becomes an ``animation``, anything else sent with
+sendAnimation a plain ``document``; a GIF sent with sendPhoto keeps only its first frame, as
+Telegram's photos do), and InputMedia read as
 the Bot API server reads it (no ``media``, or an ``attach://`` name no file part carries: 400
 "can't parse InputMedia: media not found"). It enforces Telegram's limits: 20 new messages and
 20 edits a minute per group and 30 calls a second (429 with ``retry_after`` beyond), and
@@ -21,6 +24,7 @@ unanswered, a chat that is gone ("chat not found").
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import json
 import struct
@@ -104,6 +108,9 @@ class StoredMessage:
     text: str | None = None  # visible text or caption (HTML already parsed)
     raw: str | None = None  # text or caption as sent
     photo: bytes | None = None
+    animation: bytes | None = None  # a GIF sent with sendAnimation (kept as uploaded)
+    document: bytes | None = None  # a file sent with sendDocument (or sendAnimation)
+    file_name: str | None = None  # the document's or animation's name as uploaded
     reply_markup: dict[str, Any] | None = None
     edits: int = 0
     deleted: bool = False
@@ -164,6 +171,27 @@ def visible_text(raw: str, parse_mode: str | None) -> str:
     return "".join(parser.parts)
 
 
+MAX_UPLOAD = 50 * 1024 * 1024  # bots may upload files up to 50 MB
+
+
+def gif_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a GIF, or None when the upload is not one."""
+    if data[:6] not in (b"GIF87a", b"GIF89a") or len(data) < 10:
+        return None
+    width, height = struct.unpack("<HH", data[6:10])
+    return int(width), int(height)
+
+
+def still_frame(gif: bytes) -> bytes:
+    """The first frame of a GIF as a PNG (what a photo of an animation keeps)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(gif)) as image:
+        image.convert("RGB").save(out, "PNG")
+    return out.getvalue()
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     """Width and height of a PNG (ApiError if the upload is not a PNG)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24:
@@ -209,6 +237,7 @@ class FakeTelegram:
             "supports_inline_queries": False,
         }
         self.calls: list[ApiCall] = []
+        self._filenames: dict[str, str] = {}  # the file names of the request being answered
         self.users: dict[int, dict[str, Any]] = {}
         self.chats: dict[int, dict[str, Any]] = {}
         self.admins: dict[int, set[int]] = {}
@@ -530,6 +559,7 @@ class FakeTelegram:
             return await self._finish(call, ApiError(404, "Not Found"))
         try:
             self._flood_control(method, params)
+            self._filenames = filenames
             result = await handler(params, files)
         except ApiError as error:
             return await self._finish(call, error)
@@ -658,6 +688,23 @@ class FakeTelegram:
                     "file_size": len(message.photo),
                 }
             ]
+            if message.raw is not None:
+                body["caption"] = message.text
+        elif message.document is not None:
+            file_id = f"doc-{message.chat_id}-{message.message_id}"
+            document = {
+                "file_id": file_id,
+                "file_unique_id": f"d{message.chat_id}x{message.message_id}",
+                "file_name": message.file_name,
+                "file_size": len(message.document),
+            }
+            size = gif_size(message.animation) if message.animation is not None else None
+            if size is not None:
+                # Telegram turns a GIF into a silent MP4 and lists it as a document too
+                document["mime_type"] = "video/mp4"
+                body["animation"] = {**document, "width": size[0], "height": size[1]}
+                body["animation"]["duration"] = 0
+            body["document"] = document
             if message.raw is not None:
                 body["caption"] = message.text
         elif message.text is not None:
@@ -855,6 +902,8 @@ class FakeTelegram:
     async def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat_id = self._chat(params)
         photo = self._upload(params.get("photo"), files, "photo")
+        if gif_size(photo) is not None:
+            photo = still_frame(photo)  # Telegram keeps a GIF sent as a photo as one still
         png_size(photo)
         raw = params.get("caption")
         text = None
@@ -865,9 +914,51 @@ class FakeTelegram:
             chat_id, raw=None if raw is None else str(raw), text=text, photo=photo, markup=markup
         )
 
+    def _file_upload(self, params: dict[str, Any], files: dict[str, bytes], name: str) -> bytes:
+        data = self._upload(params.get(name), files, name)
+        if not data:
+            raise ApiError(400, "Bad Request: file must be non-empty")
+        if len(data) > MAX_UPLOAD:
+            raise ApiError(413, "Request Entity Too Large")
+        return data
+
+    def _new_file_message(
+        self, params: dict[str, Any], files: dict[str, bytes], name: str
+    ) -> dict[str, Any]:
+        """sendAnimation and sendDocument: the file, its name, a caption and a keyboard. A file
+        sent as an animation that is not one arrives as a plain document, as on Telegram."""
+        chat_id = self._chat(params)
+        data = self._file_upload(params, files, name)
+        raw = params.get("caption")
+        text = None
+        if raw is not None:
+            text = self._text(raw, params.get("parse_mode"), MAX_CAPTION, "message caption")
+        markup = self._markup(params)
+        value = params.get(name)
+        part = value.removeprefix("attach://") if isinstance(value, str) else name
+        message = StoredMessage(
+            chat_id,
+            self._next_message_id(chat_id),
+            self.bot_user["id"],
+            text=text,
+            raw=None if raw is None else str(raw),
+            animation=data if name == "animation" and gif_size(data) else None,
+            document=data,
+            file_name=self._filenames.get(part, "file"),
+            reply_markup=markup,
+        )
+        self.messages[(chat_id, message.message_id)] = message
+        return self._message_json(message)
+
+    async def _api_sendAnimation(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return self._new_file_message(params, files, "animation")
+
+    async def _api_sendDocument(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return self._new_file_message(params, files, "document")
+
     async def _api_editMessageText(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         message = self._stored(params)
-        if message.photo is not None:
+        if message.photo is not None or message.document is not None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         raw = str(params.get("text", ""))
         text = self._text(raw, params.get("parse_mode"), MAX_TEXT, "message text")

@@ -32,8 +32,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select
-from bot.commands import CommandError, parse_command
+from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select, opens_new_lobby
 from bot.i18n import channel_language, locale_language, t
 from bot.i18n import menus as i18n_menus
 from engine.ai import AI_LEVELS
@@ -442,6 +441,7 @@ class Invocation:
     thinking: bool  # the ephemeral "thinking" original still waits for content
     posted_public: bool = False
     lang: str = "en"  # the channel's language, for the adapter's own sentences
+    opens_lobby: bool = False  # the command opens a new lobby (its message and table are new)
 
     @property
     def clicked_private(self) -> bool:
@@ -449,14 +449,6 @@ class Invocation:
         if message is None:
             return False
         return message.flags.ephemeral or self.interaction.guild_id is None
-
-    @property
-    def opens_lobby(self) -> bool:
-        """The command opens a new lobby (whose message, and its game's table, are new)."""
-        try:
-            return parse_command(self.text).verb == "start"
-        except CommandError:
-            return False
 
     @property
     def asked_for_rack(self) -> bool:
@@ -774,6 +766,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 Tiles = app_commands.Range[str, 1, 200]
+PlayerName = app_commands.Range[str, 1, 100]
 LEVELS = AI_LEVELS
 SETTINGS = ("threshold", "timer", "games", "hints", "edition", "timeout_penalty", "rack_size")
 MELD_HELP = "meld number on the table (see /rummikub table)"
@@ -791,6 +784,9 @@ class RummikubCog(
     manage = app_commands.Group(
         name="manage", description="Host or Manage Channels: settings, kick, cancel"
     )
+    records = app_commands.Group(
+        name="records", description="Records of this server: leaderboard, history, stats, replay"
+    )
 
     def __init__(
         self,
@@ -803,6 +799,27 @@ class RummikubCog(
         self.service = service
         self.sender = ReplySender(bot, language=self._language, store=messages)
         service.set_outbox(self.sender.outbox, platform=PLATFORM)
+        self._guild_of: dict[str, int] = {}  # channel id -> its guild, as interactions tell
+        set_channels = getattr(service, "set_server_channels", None)
+        if set_channels is not None:
+            set_channels(PLATFORM, self.server_channels)
+
+    async def server_channels(self, channel: ChannelRef) -> list[str]:
+        """The text channels (and threads) of the guild ``channel`` belongs to, for ``stats``:
+        from the gateway's cache, else asked of the API; empty when the guild is not known."""
+        guild_id = self._guild_of.get(channel.chat_id)
+        if guild_id is None:
+            return []
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None and guild.text_channels:
+            return [str(c.id) for c in (*guild.text_channels, *guild.threads)]
+        try:
+            listed = await self.bot.http.get_all_guild_channels(guild_id)
+        except discord.HTTPException as error:
+            log.warning("could not list the channels of guild %s: %s", guild_id, error)
+            return []
+        text_kinds = {0, 5, 10, 11, 12}  # text, announcement and thread channels
+        return [str(c["id"]) for c in listed if c.get("type") in text_kinds]
 
     # the single path every command, button and select goes through ---------------------------
 
@@ -822,12 +839,15 @@ class RummikubCog(
         player = player_of(interaction.user)
         chan = clicked.chan if clicked is not None else str(interaction.channel_id)
         channel = ChannelRef(PLATFORM, chan)
+        if interaction.guild_id is not None:
+            self._guild_of[chan] = interaction.guild_id
         ctx = Invocation(
             interaction,
             player,
             text,
             clicked,
             thinking=interaction.type is not discord.InteractionType.component,
+            opens_lobby=opens_new_lobby(self.service, channel, text),
         )
         try:
             replies = await self.service.handle(player, channel, text, admin=is_admin(interaction))
@@ -1132,13 +1152,33 @@ class RummikubCog(
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         await self.run(interaction, "score")
 
-    @app_commands.command(name="leaderboard", description="This channel's best players")
+    # records: under /rummikub records, since a group holds at most 25 subcommands -------------
+
+    @records.command(name="leaderboard", description="This channel's best players")
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         await self.run(interaction, "leaderboard")
 
-    @app_commands.command(name="history", description="This channel's finished games")
+    @records.command(name="history", description="This channel's finished games")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         await self.run(interaction, "history")
+
+    @records.command(name="stats", description="A player's record across this server's channels")
+    @app_commands.describe(player="a player's name or mention (leave empty for yourself)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: PlayerName | None = None
+    ) -> None:
+        await self.run(interaction, f"stats {player}" if player else "stats")
+
+    @records.command(name="replay", description="A finished game as an animation, with its record")
+    @app_commands.describe(n="which game of history (1 = the last)")
+    async def replay(
+        self, interaction: discord.Interaction[Any], n: app_commands.Range[int, 1, 9999] = 1
+    ) -> None:
+        await self.run(interaction, f"replay {n}")
+
+    @app_commands.command(name="rematch", description="Play again: the same seats and settings")
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None:
+        await self.run(interaction, "rematch")
 
     @app_commands.command(name="rules", description="The official rules, briefly")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

@@ -32,6 +32,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
+    InputMediaAnimation,
     InputMediaPhoto,
     LinkPreviewOptions,
     Message,
@@ -52,7 +53,7 @@ from telegram.ext import (
 )
 from telegram.helpers import create_deep_linked_url
 
-from bot.api import ChannelRef, GameService, PlayerRef, Reply
+from bot.api import ChannelRef, GameService, Image, PlayerRef, Reply, opens_new_lobby
 from bot.commands import CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from bot.i18n import menus as i18n_menus
@@ -114,6 +115,9 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "commands, or /help play"),
     ("sort", "order your rack: /sort number, /sort colour"),
     ("language", "the bot's language here: /language en, /language pl"),
+    ("rematch", "after a match: the same seats and settings again"),
+    ("stats", "a player's record in this group: /stats, /stats Bob"),
+    ("replay", "the last game as an animation and its record: /replay, /replay 2"),
     ("rummikub", "any command: /rummikub play R5 R6 R7"),
 )
 LOBBY_ONLY = {"new", "join", "leave", "addbot", "deal", "settings", "kick", "cancel"}
@@ -314,6 +318,7 @@ class TelegramAdapter:
         # nothing is sent there until they write again. Kept in the state file, so a restart
         # does not knock on the closed door again.
         self._unreachable: set[str] = set(self.state.keys("unreachable"))
+        self._rematch_lobbies: set[str] = set()  # chats where a rematch is opening a lobby
         # (user, group) told about it since the chat closed, in this game
         self._told: set[tuple[str, str]] = {
             (key.partition("|")[0], key.partition("|")[2]) for key in self.state.keys("told")
@@ -662,6 +667,8 @@ class TelegramAdapter:
 
     async def _handle(self, player: PlayerRef, channel: ChannelRef, text: str) -> list[Reply]:
         admin = await self._is_admin(channel, player)
+        if opens_new_lobby(self.service, channel, text) and not opens_lobby(text):
+            self._rematch_lobbies.add(channel.chat_id)  # _send_all posts its lobby anew
         try:
             return list(await self.service.handle(player, channel, text, admin=admin))
         except Exception:
@@ -677,7 +684,9 @@ class TelegramAdapter:
     def _send_all(self, replies: list[Reply], command: str = "") -> list[asyncio.Future[bool]]:
         """Queue one command's (or one timer's) replies together, so that a group's news lines
         can share one message."""
-        if command and opens_lobby(command):
+        rematch = {r.channel.chat_id for r in replies} & self._rematch_lobbies if command else set()
+        self._rematch_lobbies -= rematch
+        if command and (opens_lobby(command) or rematch):
             # A new lobby is a new message at the bottom of the chat, and so is its table:
             # the group's queue forgets the old ones before it sends the lobby.
             for reply in replies:
@@ -927,7 +936,16 @@ class TelegramAdapter:
     async def _send_parts(self, chat: int, parts: list[Part]) -> list[dict[str, Any]]:
         sent = []
         for part in parts:
-            if part.kind == "photo" and part.image is not None:
+            if part.kind == "photo" and part.image is not None and is_animation(part.image):
+                # sendPhoto would flatten a GIF to its first frame; sendAnimation keeps it moving
+                message = await self.app.bot.send_animation(
+                    chat,
+                    InputFile(part.image.png, filename=part.image.filename),
+                    caption=part.html,
+                    parse_mode=ParseMode.HTML if part.html else None,
+                    reply_markup=part.markup,
+                )
+            elif part.kind == "photo" and part.image is not None:
                 message = await self.app.bot.send_photo(
                     chat,
                     InputFile(part.image.png, filename=part.image.filename),
@@ -966,7 +984,8 @@ class TelegramAdapter:
                 # Raw bytes: PTB uploads them as a file part and points the InputMedia's
                 # ``media`` at it with attach://; an InputFile without attach=True would leave
                 # ``media`` out, which the Bot API refuses ("media not found").
-                media = InputMediaPhoto(
+                kind = InputMediaAnimation if is_animation(part.image) else InputMediaPhoto
+                media = kind(
                     part.image.png,
                     filename=part.image.filename,
                     caption=part.html,
@@ -991,6 +1010,11 @@ class TelegramAdapter:
             if "not modified" not in error.message.lower():
                 raise
         return new
+
+
+def is_animation(image: Image) -> bool:
+    """A GIF goes out as an animation (a photo would show only its first frame)."""
+    return image.filename.lower().endswith(".gif") or image.png[:6] in (b"GIF87a", b"GIF89a")
 
 
 def fingerprint(part: Part) -> dict[str, Any]:
