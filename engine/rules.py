@@ -21,9 +21,9 @@ The joker rule is checked on states, not on the verbs used, so a turn built step
 * a joker that still stands in its place (its final set holds a real tile from its original set
   and it stands for a face it could stand for before) was not touched;
 * any other table joker was retrieved, which needs: the initial meld made before this turn, a
-  real tile of a face it stood for in its place (in a set with a real tile of its original set),
-  and a new set for the joker (one that does not hold every other tile of a set from the start
-  of the turn).
+  real tile of a face it stood for in its place (in a set with a real tile of its original set;
+  one tile frees one joker, so two jokers of one set need two tiles), and a new set for the
+  joker (one that does not hold every other tile of a set from the start of the turn).
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ def joker_problem_msg(
         for tile in meld.tiles:
             final_of[tile] = (index, meld)
     for number, meld in enumerate(start, start=1):
+        needs: list[set[Tile]] = []  # for each retrieved joker, the tiles that may replace it
         for joker in meld.jokers:
             if joker not in final_of:
                 return Msg("A joker on the table must stay on the table.")
@@ -130,15 +131,15 @@ def joker_problem_msg(
                 continue
             if not melded_before:
                 return Msg("You can take a joker from the table only after your initial meld.")
-            replaced = any(
-                originals & set(m.tiles)
-                and any(
-                    not t.is_joker and t not in meld.tiles and _fits(t.face, options)
-                    for t in m.tiles
-                )
+            replacements = {
+                t
                 for m in final
-            )
-            if not replaced:
+                if originals & set(m.tiles)
+                for t in m.tiles
+                if not t.is_joker and t not in meld.tiles and _fits(t.face, options)
+            }
+            needs.append(replacements)
+            if not replacements:
                 return Msg(
                     "To take the joker from meld {number}, put {wanted} in its place in that set.",
                     number=number,
@@ -160,7 +161,24 @@ def joker_problem_msg(
                         "A joker taken from the table must go into a new set, "
                         "not onto a set that was already there."
                     )
+        if not _one_tile_each(needs):
+            return Msg(
+                "Each joker you take from meld {number} needs a tile of its own in its place.",
+                number=number,
+            )
     return None
+
+
+def _one_tile_each(needs: Sequence[set[Tile]]) -> bool:
+    """Whether every retrieved joker can be given its own replacement tile (one real tile
+    frees one joker: two jokers of a group need both missing colours)."""
+
+    def assign(index: int, used: frozenset[Tile]) -> bool:
+        if index == len(needs):
+            return True
+        return any(assign(index + 1, used | {t}) for t in needs[index] if t not in used)
+
+    return assign(0, frozenset())
 
 
 def _options(meld: Meld, joker: Tile) -> tuple[Face, ...]:

@@ -263,6 +263,8 @@ PL: dict[str, str] = {
     "put {tile} in place of the joker in meld {number}": "połóż {tile} w miejsce dżokera w "
     "układzie {number}",
     "{count} more changes": "jeszcze {count} zmian(y)",
+    "Each joker you take from meld {number} needs a tile of its own in its place.": "Każdy "
+    "dżoker wzięty z układu {number} wymaga osobnej kostki na swoim miejscu.",
     # --- game records (engine/record.py) -----------------------------------------------------
     "{name}, seat {seat}": "{name}, miejsce {seat}",
     "seat {seat}": "miejsce {seat}",

@@ -188,3 +188,25 @@ def test_auto_keeps_a_swap_the_player_made() -> None:
     draft.apply_text("auto R10 R11")
     assert draft.is_legal and [str(t) for t in draft.rack] == ["K1"]
     assert [s.text() for s in draft.slots] == ["K5 B5 O5", "R10 R11 J=R12"]
+
+
+# ----- one replacement tile frees one joker -----------------------------------------------------
+
+
+def test_one_tile_cannot_free_both_jokers_of_a_group() -> None:
+    # K10 B10 J J: the jokers stand for O10 and R10. One O10 frees one of them, not both.
+    game = position(["O10 R5 R6", "B1"], "K10 B10 J J / K1 K2 K3", melded=[True, True])
+    before = table_text(game)
+    draft = game.draft()
+    draft.apply_text("arrange K10 B10 O10 / R5 R6 J J / K1 K2 K3")
+    with pytest.raises(IllegalMoveError, match="needs a tile of its own"):
+        game.commit(draft)
+    assert table_text(game) == before
+    assert len(game.players[0].rack) == 3
+
+
+def test_two_tiles_free_both_jokers_of_a_group() -> None:
+    game = position(["O10 R10 R5 R6", "B1"], "K10 B10 J J / K1 K2 K3", melded=[True, True])
+    play(game, "arrange K10 B10 O10 R10 / R5 R6 J J / K1 K2 K3")
+    assert len(table_text(game)) == 3
+    assert not game.players[0].rack
