@@ -8,7 +8,7 @@ through the outbox callback the adapter registers.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -131,13 +131,13 @@ class GameService(Protocol):
 def opens_new_lobby(service: object, channel: ChannelRef, text: str) -> bool:
     """Whether ``text``, about to run in ``channel``, opens a new lobby (a new message at the
     bottom, and a new table after it): ``start``, or ``rematch`` where no table is open (in
-    its own waiting lobby, Rematch only confirms). Asks the service's live ``tables`` (keyed
-    by channel); a service without them never gets a rematch lobby of its own."""
+    its own waiting lobby, Rematch only confirms). Asks the service's ``has_table``; a
+    service without it never gets a rematch lobby of its own."""
     try:
         verb = parse_command(text).verb
     except CommandError:
         return False
     if verb == "start":
         return True
-    tables = getattr(service, "tables", None)
-    return verb == "rematch" and isinstance(tables, Mapping) and channel.key not in tables
+    has_table = getattr(service, "has_table", None)
+    return verb == "rematch" and callable(has_table) and not has_table(channel)

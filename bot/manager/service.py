@@ -115,6 +115,10 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    def has_table(self, channel: ChannelRef) -> bool:
+        """Whether ``channel`` has a lobby or a game open in this process's memory."""
+        return channel.key in self.tables
+
     def set_server_channels(self, platform: str, lookup: ServerChannels) -> None:
         """How ``stats`` finds the other channels of a channel's server or group on
         ``platform`` (a Discord adapter lists its guild's text channels). Without one, a
