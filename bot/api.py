@@ -141,3 +141,24 @@ def opens_new_lobby(service: object, channel: ChannelRef, text: str) -> bool:
         return True
     has_table = getattr(service, "has_table", None)
     return verb == "rematch" and callable(has_table) and not has_table(channel)
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible
+    (a longer line is cut where it must). Platforms use it for their message size limits."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            pieces.append(current)
+            current = ""
+        current += line
+    if current:
+        pieces.append(current)
+    return pieces

@@ -224,6 +224,17 @@ class LobbyRoom:
             table.draft = None
             table.selection, table.target = [], None
             table.deadline = self.scheduler.now()  # the AI's move is due now
+        await self._save_seats(table, setup=self._setup_text(table))
+        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
+        if game.current == seat:
+            replies.extend(await self._begin_turn(table))
+        return replies
+
+    async def _save_seats(self, table: LiveTable, *, setup: str | None = None) -> None:
+        """Store a change of seats (and host, in ``setup``) mid-game with the position as it
+        stands: nothing played, the draft and deadline as they are now."""
+        game = table.game
+        assert game is not None and table.game_id is not None
         table.version = await self.games.save_turn(
             table.game_id,
             expected_version=table.version,
@@ -233,12 +244,8 @@ class LobbyRoom:
             draft=table.draft.steps if table.draft is not None else [],
             turn=game.turn,
             seats=[s.stored(i) for i, s in enumerate(table.seats)],
-            setup=self._setup_text(table),
+            setup=setup,
         )
-        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
-        if game.current == seat:
-            replies.extend(await self._begin_turn(table))
-        return replies
 
     async def _come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
         """An absent player sent a command: their seat is theirs again at once (their turn
@@ -252,16 +259,7 @@ class LobbyRoom:
             table.draft = None
             table.selection, table.target = [], None
             table.deadline = self.scheduler.now() + table.rules.turn_seconds
-        table.version = await self.games.save_turn(
-            table.game_id,
-            expected_version=table.version,
-            snapshot=game.to_text(),
-            new_actions=[],
-            deadline=_dt(table.deadline) if table.deadline is not None else None,
-            draft=table.draft.steps if table.draft is not None else [],
-            turn=game.turn,
-            seats=[s.stored(i) for i, s in enumerate(table.seats)],
-        )
+        await self._save_seats(table)
         replies = [self._public(table, t(table.lang, "back", name=info.name))]
         if their_turn:
             replies.extend(await self._begin_turn(table))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.api import ChannelRef, PlayerRef
+from bot.api import ChannelRef, PlayerRef, split_text
 from bot.commands import (
     parse_number,
     shorten,
@@ -201,23 +201,8 @@ RECORD_CHUNK = 1900  # a record goes out in messages under Discord's 2,000 chara
 
 
 def _chunks(text: str, limit: int) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.splitlines(keepends=True):
-        while len(line) > limit:
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        if len(current) + len(line) > limit:
-            pieces.append(current)
-            current = ""
-        current += line
-    if current.strip():
-        pieces.append(current)
-    return [p.rstrip("\n") for p in pieces if p.strip()]
+    """``text`` in non-blank pieces of at most ``limit`` characters, cut at line ends."""
+    return [p.rstrip("\n") for p in split_text(text, limit) if p.strip()]
 
 
 class RummikubErrorText(RummikubError):

@@ -32,7 +32,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.api import Button, ChannelRef, GameService, PlayerRef, Reply, Select, opens_new_lobby
+from bot.api import (
+    Button,
+    ChannelRef,
+    GameService,
+    PlayerRef,
+    Reply,
+    Select,
+    opens_new_lobby,
+    split_text,
+)
 from bot.i18n import channel_language, locale_language, t
 from bot.i18n import menus as i18n_menus
 from engine.ai import AI_LEVELS
@@ -344,24 +353,7 @@ def _mention_ids(reply: Reply) -> list[int]:
 
 def _chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
     """Split long text at line breaks into Discord-sized messages."""
-    if len(text) <= limit:
-        return [text]
-    out: list[str] = []
-    current = ""
-    for line in text.splitlines(keepends=True):
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(line[:limit])
-            line = line[limit:]
-        if len(current) + len(line) > limit:
-            out.append(current)
-            current = ""
-        current += line
-    if current:
-        out.append(current)
-    return out
+    return split_text(text, limit)
 
 
 @dataclass
