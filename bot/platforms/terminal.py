@@ -40,6 +40,7 @@ class TerminalAdapter:
         self.save_png = save_png
         self._images = 0
         self._said_privately: str | None = None
+        self._lobby_text: str | None = None  # the lobby's seat list as last shown
         manager.set_outbox(self._outbox, platform="terminal")
 
     async def _outbox(self, reply: Reply) -> None:
@@ -53,6 +54,10 @@ class TerminalAdapter:
             if reply.private_to is not None and not reply.private_to.same_person(self.player):
                 continue  # another seat's private message never reaches this screen
             text = reply.text.rstrip()
+            if reply.slot == "lobby":
+                if text == self._lobby_text:
+                    continue  # the lobby message edited into the seat list just shown (deal)
+                self._lobby_text = text.splitlines()[-1] if text else text
             if reply.private_to is None:
                 if text == self._said_privately:
                     continue  # the public copy of what was just said privately (a warning)

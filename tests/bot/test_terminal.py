@@ -324,3 +324,11 @@ def test_a_timeout_penalty_in_the_terminal_names_all_three_tiles(tmp_path: Path)
     rack = next(line for line in seen if "Your rack (17)" in line)
     assert "draws 3" in "".join(seen)
     assert len(rack.split("New: ", 1)[1].rstrip(".\n").split()) == 3, rack
+
+
+def test_dealing_does_not_print_the_final_lobby_twice(tmp_path: Path) -> None:
+    args = ["play", "--players", "3", "--seed", "5", "--no-color", *db_args(tmp_path)]
+    out = rummikub(args, "", tmp_path).stdout
+    full = [line for line in out.splitlines() if line.startswith("Lobby") and "3. AI 2" in line]
+    assert len(full) == 1, out[:2000]
+    assert "is dealt" in out
