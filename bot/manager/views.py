@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, Select, SelectOption
+from bot.api import Button, ChannelRef, File, Image, PlayerRef, Reply, Select, SelectOption
 from bot.commands import (
     KNOWN_VERBS,
     CommandError,
@@ -17,13 +17,14 @@ from bot.commands import (
 )
 from bot.i18n import duration, say, t, translator
 from bot.manager.state import (
-    RECORD_CHUNK,
     CommandErrorAsRule,
     LiveTable,
-    _chunks,
 )
 from engine import Rules
 from engine.tiles import sort_tiles
+
+RECORD_FILENAME = "game.rkr"
+RECORD_MIME = "text/plain"  # UTF-8 text (docs/records.md); chat clients offer it as a download
 
 
 class ViewRoom:
@@ -295,10 +296,10 @@ class ViewRoom:
         )
         when = game.finished_at.strftime("%Y-%m-%d %H:%M") if game.finished_at else "?"
         caption = t(lang, "replay", when=when, names=", ".join(s.name for s in game.seats))
-        replies = [Reply(channel, caption, images=(Image("replay.gif", gif, caption),))]
-        for part in _chunks(record, RECORD_CHUNK):
-            replies.append(Reply(channel, part))
-        return replies
+        attached = File(RECORD_FILENAME, record.encode(), RECORD_MIME)
+        return [
+            Reply(channel, caption, images=(Image("replay.gif", gif, caption),), files=(attached,))
+        ]
 
     async def _history(self, channel: ChannelRef, lang: str) -> str:
         games = await self.games.history(channel.platform, channel.chat_id, limit=5)

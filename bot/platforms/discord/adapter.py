@@ -403,7 +403,9 @@ def render(reply: Reply) -> Rendered:
         text = f"{prefix} {text}"
     return Rendered(
         contents=_chunks(text or "\u200b"),
-        images=[(image.filename, image.png, image.alt) for image in reply.images],
+        # Pictures and files alike are attachments (``files[n]``); a record is a download.
+        images=[(image.filename, image.png, image.alt) for image in reply.images]
+        + [(file.filename, file.data, "") for file in reply.files],
         view=build_view(reply),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(uid) for uid in mention_ids]

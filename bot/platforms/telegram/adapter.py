@@ -953,6 +953,12 @@ class TelegramAdapter:
                     parse_mode=ParseMode.HTML if part.html else None,
                     reply_markup=part.markup,
                 )
+            elif part.kind == "document" and part.file is not None:
+                message = await self.app.bot.send_document(
+                    chat,
+                    InputFile(part.file.data, filename=part.file.filename),
+                    disable_content_type_detection=True,
+                )
             else:
                 message = await self.app.bot.send_message(
                     chat,
