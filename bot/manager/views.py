@@ -49,8 +49,9 @@ class ViewRoom:
         assert game is not None and info.player is not None
         sort_by = table.sort_by.get(info.player.key, "color")
         draft = table.draft if table.draft is not None and table.draft.seat == seat else None
-        text = self.presenter.rack_line(game, seat, sort_by, lang=table.lang, draft=draft)
-        images = await self.presenter.rack_images(game, seat, sort_by, lang=table.lang, draft=draft)
+        lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
+        text = self.presenter.rack_line(game, seat, sort_by, lang=lang, draft=draft)
+        images = await self.presenter.rack_images(game, seat, sort_by, lang=lang, draft=draft)
         return Reply(
             table.channel,
             text,
@@ -59,8 +60,8 @@ class ViewRoom:
             slot="rack",
             buttons=(
                 (
-                    Button(t(table.lang, "button_sort_colour"), "sort colour"),
-                    Button(t(table.lang, "button_sort_number"), "sort number"),
+                    Button(t(lang, "button_sort_colour"), "sort colour"),
+                    Button(t(lang, "button_sort_number"), "sort number"),
                 ),
             ),
         )
@@ -92,7 +93,7 @@ class ViewRoom:
         info = table.seats[seat]
         assert game is not None and info.player is not None
         draft = table.draft or game.draft(seat)
-        lang = table.lang
+        lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
         sort_by = table.sort_by.get(info.player.key, "color")
         text = self.presenter.draft_text(draft, lang=lang, sort_by=sort_by)
         if table.selection:
@@ -153,7 +154,7 @@ class ViewRoom:
             return None
         return max(0.0, table.deadline - self.scheduler.now())
 
-    def _status_text(self, table: LiveTable) -> str:
+    def _status_text(self, table: LiveTable, lang: str | None = None) -> str:
         game, match = table.game, table.match
         assert game is not None and match is not None
         counts = ", ".join(
@@ -161,7 +162,7 @@ class ViewRoom:
         )
         left = self._seconds_left(table)
         return t(
-            table.lang,
+            lang or table.lang,
             "status",
             number=match.game_number,
             games=match.games,
@@ -172,13 +173,14 @@ class ViewRoom:
             counts=counts,
         )
 
-    def _standings_text(self, table: LiveTable) -> str:
+    def _standings_text(self, table: LiveTable, lang: str | None = None) -> str:
+        lang = lang or table.lang
         match = table.match
         if match is None:
-            return t(table.lang, "playing_only")
+            return t(lang, "playing_only")
         rows = "; ".join(
             t(
-                table.lang,
+                lang,
                 "standings_row",
                 rank=row.rank,
                 name=table.seats[row.seat].name,
@@ -187,7 +189,7 @@ class ViewRoom:
             )
             for row in match.standings()
         )
-        return t(table.lang, "standings", played=len(match.results), games=match.games, rows=rows)
+        return t(lang, "standings", played=len(match.results), games=match.games, rows=rows)
 
     def _help(self, lang: str, args: str) -> str:
         verb = args.strip().lower()
@@ -280,12 +282,12 @@ class ViewRoom:
         what = args.strip().lstrip("#")
         nth = parse_number(what) if what else 1
         if nth is None or nth < 1:
-            return [self._note(channel, player, t(lang, "replay_usage"))]
+            return [self._tell(channel, player, lang, "replay_usage")]
         games = await self.games.history(channel.platform, channel.chat_id, limit=nth)
         if not games:
-            return [self._note(channel, player, t(lang, "replay_none"))]
+            return [self._tell(channel, player, lang, "replay_none")]
         if len(games) < nth:
-            return [self._note(channel, player, t(lang, "replay_nth", count=len(games)))]
+            return [self._tell(channel, player, lang, "replay_nth", count=len(games))]
         game = games[nth - 1]
         record = await record_for_channel(
             self.db, channel.platform, channel.chat_id, game_id=game.id

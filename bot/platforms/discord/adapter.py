@@ -747,8 +747,11 @@ class ReplySender:
 # --- the cog -------------------------------------------------------------------------------------
 
 
-def player_of(user: discord.abc.User) -> PlayerRef:
-    return PlayerRef(PLATFORM, str(user.id), user.display_name)
+def player_of(user: discord.abc.User, locale: object = "") -> PlayerRef:
+    """The person, with their client's language when the interaction says it (``pl``,
+    ``en-US``)."""
+    code = str(getattr(locale, "value", locale) or "")
+    return PlayerRef(PLATFORM, str(user.id), user.display_name, locale=code)
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -776,7 +779,7 @@ class RummikubCog(
     """``/rummikub <verb>``: every verb of the command language and the lobby."""
 
     manage = app_commands.Group(
-        name="manage", description="Host or Manage Channels: settings, kick, cancel"
+        name="manage", description="Host or Manage Channels: settings, kick, cancel; languages"
     )
     records = app_commands.Group(
         name="records", description="Records of this server: leaderboard, history, stats, replay"
@@ -830,7 +833,7 @@ class RummikubCog(
             # and will retry; running the command now would surprise them.
             log.warning("could not acknowledge %r (%s); not running it", text, error)
             return
-        player = player_of(interaction.user)
+        player = player_of(interaction.user, interaction.locale)
         chan = clicked.chan if clicked is not None else str(interaction.channel_id)
         channel = ChannelRef(PLATFORM, chan)
         if interaction.guild_id is not None:
@@ -1023,16 +1026,29 @@ class RummikubCog(
     async def kick(self, interaction: discord.Interaction[Any], seat: str) -> None:
         await self.run(interaction, f"kick {seat}")
 
-    @manage.command(name="language", description="The bot's language in this channel")
-    @app_commands.describe(language="en for English, pl for Polish")
+    @manage.command(
+        name="language", description="The bot's language in this channel, or just for you"
+    )
+    @app_commands.describe(
+        language="en for English, pl for Polish",
+        scope="this channel (everyone), or just you: your rack, panel and private answers",
+    )
     @app_commands.choices(
         language=[
             app_commands.Choice(name="English", value="en"),
             app_commands.Choice(name="Polski", value="pl"),
-        ]
+            app_commands.Choice(name="auto (my Discord language; just me)", value="auto"),
+        ],
+        scope=[
+            app_commands.Choice(name="this channel", value="channel"),
+            app_commands.Choice(name="just me", value="me"),
+        ],
     )
-    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        await self.run(interaction, f"language {language}")
+    async def language(
+        self, interaction: discord.Interaction[Any], language: str, scope: str = "channel"
+    ) -> None:
+        mine = "me " if scope == "me" else ""
+        await self.run(interaction, f"language {mine}{language}")
 
     @manage.command(name="cancel", description="Cancel this channel's game")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:

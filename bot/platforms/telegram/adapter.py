@@ -54,7 +54,7 @@ from telegram.ext import (
 from telegram.helpers import create_deep_linked_url
 
 from bot.api import ChannelRef, GameService, Image, PlayerRef, Reply, opens_new_lobby
-from bot.commands import CommandError, parse_command
+from bot.commands import MINE, CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from bot.i18n import menus as i18n_menus
 from bot.platforms.telegram.pacing import Limits, Pacer
@@ -194,7 +194,22 @@ class PerChatUpdates(BaseUpdateProcessor):
 
 
 def player_of(user: User) -> PlayerRef:
-    return PlayerRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id))
+    """The person, with the language their Telegram app reports (``language_code``)."""
+    name = user.full_name or user.username or str(user.id)
+    return PlayerRef(PLATFORM, str(user.id), name, locale=user.language_code or "")
+
+
+def private_text(text: str) -> str:
+    """A command typed in the private chat: there ``language pl`` is the speaker's own
+    language (``language me pl``); in a group it stays the group's."""
+    try:
+        command = parse_command(text)
+    except CommandError:
+        return text
+    words = command.args.lower().split()
+    if command.verb != "language" or (words and words[0] in MINE):
+        return text
+    return f"language me {command.args}".strip()
 
 
 def is_group(chat_id: str) -> bool:
@@ -514,6 +529,8 @@ class TelegramAdapter:
             return
         async with self._busy():
             _, text = command_text(message.text)
+            if chat.type == ChatType.PRIVATE:
+                text = private_text(text)
             channel = await self._channel_for(chat.id, chat.type, user)
             await self._run(player_of(user), channel, text)
 
@@ -525,6 +542,7 @@ class TelegramAdapter:
         async with self._busy():
             text = command_text(message.text)[1] if message.text.startswith("/") else message.text
             channel = await self._channel_for(chat.id, chat.type, user)
+            text = private_text(text)  # this handler only sees the private chat
             await self._run(player_of(user), channel, text)
 
     async def _on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
