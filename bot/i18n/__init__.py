@@ -18,7 +18,7 @@ from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
 
 if TYPE_CHECKING:
-    from bot.api import ChannelRef
+    from bot.api import ChannelRef, PlayerRef
 
 log = logging.getLogger(__name__)
 
@@ -451,6 +451,20 @@ async def channel_language(service: object, channel: ChannelRef) -> str:
         lang = await language(channel)
     except Exception:  # an adapter's apology must not fail on a settings read
         log.exception("cannot read the language of %s", channel.key)
+        return "en"
+    return lang if lang in LANGUAGES else "en"
+
+
+async def private_language(service: object, player: PlayerRef, channel: ChannelRef) -> str:
+    """The language ``player`` reads privately in ``channel``, for an adapter's own private
+    sentences: the service's ``language_for`` when it has one, else the channel's."""
+    language_for = getattr(service, "language_for", None)
+    if language_for is None:
+        return await channel_language(service, channel)
+    try:
+        lang = await language_for(player, channel)
+    except Exception:  # an adapter's apology must not fail on a settings read
+        log.exception("cannot read the language of %s", player.key)
         return "en"
     return lang if lang in LANGUAGES else "en"
 

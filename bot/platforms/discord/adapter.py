@@ -42,7 +42,7 @@ from bot.api import (
     opens_new_lobby,
     split_text,
 )
-from bot.i18n import channel_language, locale_language, t
+from bot.i18n import channel_language, locale_language, private_language, t
 from bot.i18n import menus as i18n_menus
 from engine.ai import AI_LEVELS
 from storage import Database
@@ -434,7 +434,7 @@ class Invocation:
     clicked: Clicked | None
     thinking: bool  # the ephemeral "thinking" original still waits for content
     posted_public: bool = False
-    lang: str = "en"  # the channel's language, for the adapter's own sentences
+    lang: str = "en"  # the invoker's language, for the adapter's own sentences to them
     opens_lobby: bool = False  # the command opens a new lobby (its message and table are new)
 
     @property
@@ -851,7 +851,7 @@ class RummikubCog(
         except Exception:
             log.exception("the game service failed on %r", text)
             replies = None
-        ctx.lang = await self._language(channel)
+        ctx.lang = await private_language(self.service, player, channel)  # for the invoker
         if replies is None:
             replies = [Reply(channel, t(ctx.lang, "internal_error"), private_to=player)]
         await self.sender.deliver(replies, ctx)
