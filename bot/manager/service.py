@@ -345,7 +345,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom):
         if verb == "history":
             return [self._note(channel, player, await self._history(channel, lang))]
         if verb == "stats":
-            return [self._note(channel, player, await self._stats(channel, player, args, lang))]
+            return [await self._stats(channel, player, args, lang)]
         return [self._tell(channel, player, lang, "no_game")]
 
     def _rules_from_settings(self, settings: Any) -> Rules:
@@ -394,8 +394,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom):
         if verb == "language":
             return [await self._language(table, table.channel, player, args)]
         if verb == "stats":
-            text = await self._stats(table.channel, player, args, lang)
-            return [self._note(table.channel, player, text)]
+            return [await self._stats(table.channel, player, args, lang)]
         if verb == "rematch":
             if table.phase != "lobby":
                 return [self._tell(table.channel, player, lang, "already_running")]

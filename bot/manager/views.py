@@ -22,6 +22,7 @@ from bot.manager.state import (
 )
 from engine import Rules
 from engine.tiles import sort_tiles
+from renderers.scoreline import scoreline_view
 
 RECORD_FILENAME = "game.rkr"
 RECORD_MIME = "text/plain"  # UTF-8 text (docs/records.md); chat clients offer it as a download
@@ -229,25 +230,27 @@ class ViewRoom:
         )
         return t(lang, "leaderboard", rows=rows)
 
-    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> str:
-        """A player's record over every channel of this server or group: the sender's, or
-        the one named (a display name, a user id or a mention)."""
+    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> Reply:
+        """A player's record over every channel of this server or group (the sender's, or the
+        one named: a display name, a user id or a mention), with a picture of their last
+        match, game by game; privately, in ``lang`` (the asker's)."""
         ids = await self._channels_of(channel)
         who = args.strip()
         person = player.user_id
         if who:
             found = await self._find_player(channel.platform, ids, who)
             if found is None:
-                return t(lang, "stats_unknown", name=shorten(who))
+                return self._note(channel, player, t(lang, "stats_unknown", name=shorten(who)))
             person = found
         record = await self.stats.across_channels(channel.platform, ids, person)
         if record is None:
-            return t(lang, "stats_none", name=shorten(who) or player.display_name or person)
+            name = shorten(who) or player.display_name or person
+            return self._note(channel, player, t(lang, "stats_none", name=name))
         average = record.average_score
         best = "-" if record.best_score is None else f"{record.best_score:+d}"
         if record.best_game_at is not None:
             best += f" ({record.best_game_at.strftime('%Y-%m-%d')})"
-        return t(
+        text = t(
             lang,
             "stats",
             name=record.name,
@@ -259,6 +262,20 @@ class ViewRoom:
             matches_won=record.matches_won,
             matches=record.matches_played,
         )
+        match = await self.matches.last_with_player(channel.platform, ids, person)
+        images: tuple[Image, ...] = ()
+        if match is not None:
+            seat = next((i for i, s in enumerate(match.players) if s.player_id == person), None)
+            view = scoreline_view(
+                tuple(s.name for s in match.players),
+                tuple(tuple(r.scores) for r in match.results),
+                tuple(r.winner for r in match.results),
+                match.games_planned,
+                highlight=seat,
+                date=match.created_at.strftime("%Y-%m-%d"),
+            )
+            images = await self.presenter.scoreline_images(view, lang=lang)
+        return Reply(channel, text, images=images, private_to=player)
 
     async def _find_player(self, platform: str, ids: Sequence[str], who: str) -> str | None:
         """The user id of a player named by display name, user id or mention (``<@123>``,
