@@ -87,8 +87,16 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     elsewhere = Live(fake, live.url)
     elsewhere.h = DiscordHarness(fake, guild_id=h.guild_id)
     live.same_process(elsewhere)
-    answer = (await elsewhere.h.slash(alice, "records stats", player="bob")).text_for(alice.id)
+    asked = await elsewhere.h.slash(alice, "records stats", player="bob")
+    answer = asked.text_for(alice.id)
     assert answer.startswith("bob") and "channels: 1; games won: 1 of 1" in answer, answer
+    # with a picture of Bob's last match, privately (ephemeral) and nowhere public
+    assert asked.public == []
+    (shown,) = [m for m in asked.private if m.attachments]
+    (picture,) = shown.attachments
+    assert picture.filename == "stats.png"
+    with PILImage.open(io.BytesIO(picture.data)) as image:
+        assert image.format == "PNG" and image.size[0] == 960
     mine = (await elsewhere.h.slash(bob, "records stats")).text_for(bob.id)
     assert mine == answer
     assert fake.requests_matching("GET", f"/guilds/{h.guild_id}/channels")

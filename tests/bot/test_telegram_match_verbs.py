@@ -92,6 +92,10 @@ async def after_the_match(fake: FakeTelegram, bot: RunningBot) -> None:
     await settle(fake, bot)
     answer = newest(fake, ANN, lambda m: (m.text or "").startswith("Bob"))
     assert re.search(r"channels: 1; games won: [01] of 1; ", answer.text or ""), answer.text
+    # the answer is the picture of Bob's last match, captioned with his record
+    assert answer.photo is not None
+    with PILImage.open(io.BytesIO(answer.photo)) as image:
+        assert image.format == "PNG" and image.size[0] == 960
     assert not any("games won" in (m.text or "") for m in fake.chat_messages(GROUP))
 
     # Rematch: Ann presses it on the result; a new lobby at the bottom waits for Bob, whose
