@@ -73,7 +73,7 @@ def scoreline_view(
         highlight=highlight,
         title=Msg("Last match of {name}", name=name) if name else Msg("Last match"),
         subtitle=Msg(
-            "{date} · {played} of {games} games played",
+            "{date} · games played: {played} of {games}",
             date=date,
             played=len(scores),
             games=max(games, len(scores)),

@@ -118,7 +118,7 @@ PL: dict[str, str] = {
     # A player's last match (renderers/scoreline.py)
     "Last match": "Ostatni mecz",
     "Last match of {name}": "Ostatni mecz: {name}",
-    "{date} · {played} of {games} games played": "{date} · rozegrane gry: {played} z {games}",
+    "{date} · games played: {played} of {games}": "{date} · rozegrane gry: {played} z {games}",
     "Game {number}": "Gra {number}",
     "Score after each game": "Wynik po każdej grze",
 }

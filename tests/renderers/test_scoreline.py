@@ -45,7 +45,7 @@ def test_the_words_follow_the_language_and_the_text_says_the_same() -> None:
     assert render_scoreline(view, translate=translator("pl")) != render_scoreline(view)
     assert scoreline_text(view).splitlines() == [
         "Last match of Bob",
-        "2026-12-01 · 3 of 4 games played",
+        "2026-12-01 · games played: 3 of 4",
         "Ann: +52, -8, -15 = +29",
         "Bob *: -30, +41, -19 = -8",
         "AI 1 (hard): -22, -33, +34 = -21",
