@@ -152,6 +152,8 @@ PL: dict[str, str] = {
     "order your rack: /sort number, /sort colour": "ułóż stojak: /sort number, /sort colour",
     "the bot's language here: /language en, /language pl": "język bota tutaj: /language en, "
     "/language pl",
+    "your own language: /language pl, /language auto (your app's)": "twój własny język: "
+    "/language pl, /language auto (język aplikacji)",
     "any command: /rummikub play R5 R6 R7": "dowolne polecenie: /rummikub play R5 R6 R7",
     "connect this chat to your game": "połącz ten czat ze swoją grą",
     "after a match: the same seats and settings again": "po meczu: te same miejsca i "

@@ -121,9 +121,14 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("rummikub", "any command: /rummikub play R5 R6 R7"),
 )
 LOBBY_ONLY = {"new", "join", "leave", "addbot", "deal", "settings", "kick", "cancel"}
+PRIVATE_LANGUAGE = ("language", "your own language: /language pl, /language auto (your app's)")
 PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
     ("start", "connect this chat to your game"),
-    *(c for c in GROUP_COMMANDS if c[0] not in LOBBY_ONLY),
+    *(
+        PRIVATE_LANGUAGE if c[0] == "language" else c
+        for c in GROUP_COMMANDS
+        if c[0] not in LOBBY_ONLY
+    ),
 )
 
 
