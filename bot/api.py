@@ -17,11 +17,13 @@ from bot.commands import CommandError, parse_command
 
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
-    """A person on a platform. ``user_id`` is the platform's stable id as text."""
+    """A person on a platform. ``user_id`` is the platform's stable id as text; ``locale`` is
+    the language their client reports ("pl", "en-US"; "" unknown), not part of who they are."""
 
     platform: str
     user_id: str
     display_name: str = ""
+    locale: str = field(default="", compare=False)
 
     @property
     def key(self) -> str:
@@ -79,6 +81,15 @@ class Image:
 
 
 @dataclass(frozen=True, slots=True)
+class File:
+    """A file attached to a message as a download (a game record), not shown as a picture."""
+
+    filename: str
+    data: bytes
+    mime: str = "application/octet-stream"
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """One message to send.
 
@@ -95,6 +106,7 @@ class Reply:
     private_to: PlayerRef | None = None
     slot: str | None = None
     mentions: tuple[PlayerRef, ...] = field(default=())
+    files: tuple[File, ...] = ()
 
     @property
     def is_private(self) -> bool:

@@ -114,7 +114,10 @@ USAGE: dict[str, Msg] = {
     "rules": Msg("rules (the rules and this channel's settings)"),
     "help": Msg("help [verb] (commands, or how to use one)"),
     "sort": Msg("sort colour|number (how your rack is ordered)"),
-    "language": Msg("language en|pl (the bot's language in this channel)"),
+    "language": Msg(
+        "language en|pl (the bot's language in this channel), or language me en|pl|auto "
+        "(yours, for what you get privately)"
+    ),
     "rematch": Msg(
         "rematch (after a match: the same seats and settings again; deals once every player "
         "confirms)"
@@ -166,6 +169,10 @@ def check_numbers(text: str, *, longest: int = 4) -> None:
 def shorten(text: str, limit: int = 24) -> str:
     """A short quote of user input for a reply or a log line (never the whole of it)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MINE = ("me", "my", "mine", "ja", "mój", "moj")
+"""``language me pl``: words that make ``language`` the speaker's own, not the channel's."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from renderers import (
     standings_text,
     table_text,
 )
+from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_text
 from renderers.views import (
     draft_view_from_draft,
     match_view,
@@ -132,6 +133,14 @@ class Presenter:
         view = draft_view_from_draft(draft, sort_by="number" if sort_by == "number" else "color")
         png = await asyncio.to_thread(render_draft, view, theme=self.theme, translate=tr)
         return (Image("draft.png", png, _alt(draft_text(view, translate=tr))),)
+
+    async def scoreline_images(self, view: ScoreLineView, *, lang: str = "en") -> tuple[Image, ...]:
+        """A player's last match, game by game (``stats``)."""
+        if not self.images:
+            return ()
+        tr = translator(lang)
+        png = await asyncio.to_thread(render_scoreline, view, theme=self.theme, translate=tr)
+        return (Image("stats.png", png, _alt(scoreline_text(view, translate=tr))),)
 
     async def standings_images(
         self, match: Match, names: Sequence[str], *, lang: str = "en"

@@ -15,6 +15,7 @@ from engine.messages import Msg, Translate, english
 from engine.tiles import COLORS, Edition
 from renderers.draft import render_draft
 from renderers.rack import render_rack
+from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_view
 from renderers.standings import render_standings
 from renderers.table import render_table
 from renderers.views import (
@@ -162,6 +163,18 @@ def sample_game_end() -> StandingsView:
     )
 
 
+def sample_last_match() -> ScoreLineView:
+    """Bob's last match (``stats Bob``): three games of four played, Bob won the second."""
+    return scoreline_view(
+        ("Alice", "Bob", "AI 1 (hard)"),
+        ((52, -30, -22), (-8, 41, -33), (-15, -19, 34)),
+        (0, 1, 2),
+        4,
+        highlight=1,
+        date="2026-12-01",
+    )
+
+
 SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
     "table-opening.png": lambda theme, tr: render_table(opening_table(), theme=theme, translate=tr),
     "table-late-game.png": lambda theme, tr: render_table(
@@ -180,6 +193,9 @@ SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
     ),
     "match-standings.png": lambda theme, tr: render_standings(
         sample_match(), theme=theme, translate=tr
+    ),
+    "stats-last-match.png": lambda theme, tr: render_scoreline(
+        sample_last_match(), theme=theme, translate=tr
     ),
 }
 

@@ -11,6 +11,7 @@ from storage.errors import ChannelBusyError, ConflictError, NotFoundError, Stora
 from storage.games import GameRepository
 from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
+from storage.players import PlayerLanguage, PlayerLanguageRepository
 from storage.records import (
     ChannelSettings,
     LeaderboardEntry,
@@ -37,6 +38,8 @@ __all__ = [
     "MatchGameResult",
     "MatchRepository",
     "NotFoundError",
+    "PlayerLanguage",
+    "PlayerLanguageRepository",
     "PlayerRecord",
     "Seat",
     "SettingsRepository",

@@ -209,6 +209,35 @@ class MatchRepository:
             assert row.id is not None
             return _to_record(row, await _results_of(session, row.id))
 
+    async def last_with_player(
+        self, platform: str, channel_ids: Sequence[str], player_id: str, *, scan: int = 500
+    ) -> StoredMatch | None:
+        """The newest match in ``channel_ids`` (a server's or group's channels) with at least
+        one finished game that ``player_id`` played in (a seat an AI played for them counts),
+        finished or still going; looks through the ``scan`` newest matches there."""
+        ids = sorted({str(c) for c in channel_ids})
+        if not ids:
+            return None
+        async with self._db.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(MatchRow)
+                    .where(
+                        col(MatchRow.platform) == platform,
+                        col(MatchRow.channel_id).in_(ids),
+                        col(MatchRow.games_played) > 0,
+                    )
+                    .order_by(col(MatchRow.updated_at).desc(), col(MatchRow.id).desc())
+                    .limit(scan)
+                )
+            ).scalars()
+            for row in rows:
+                seats = [Seat.from_json(p) for p in row.players]
+                if any(s.player_id == player_id and s.counts_for_person for s in seats):
+                    assert row.id is not None
+                    return _to_record(row, await _results_of(session, row.id))
+        return None
+
     async def close(self, match_id: int, *, expected_version: int) -> int:
         """End a match early (abandoned): no match win is counted. Returns the new version."""
         async with self._db.transaction() as session:

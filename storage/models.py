@@ -254,3 +254,17 @@ class DeadlineClaimRow(StorageModel, table=True):
     kind: str = Field(primary_key=True, max_length=16)
     owner: str = Field(max_length=200)
     expires_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+
+class PlayerLanguageRow(StorageModel, table=True):
+    """A person's language for what the bot sends them privately: the one they chose with
+    ``language me`` ("" when they follow their client) and the one their client last reported
+    ("" unknown), so a restart keeps both."""
+
+    __tablename__: ClassVar[str] = "player_language"
+
+    platform: str = Field(primary_key=True, max_length=32)
+    user_id: str = Field(primary_key=True, max_length=128)
+    language: str = Field(default="", max_length=16)
+    client: str = Field(default="", max_length=16)
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))

@@ -18,7 +18,7 @@ from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
 
 if TYPE_CHECKING:
-    from bot.api import ChannelRef
+    from bot.api import ChannelRef, PlayerRef
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "in one colour (1 low, no 13-1). Initial meld {threshold}+ from your rack. Play a tile "
         "or draw; {seconds}s per turn (timeout: a legal play stands, else draw 1, an unfinished "
         "change rolls back and draws {penalty}). Settings: {settings}.",
-        "languages": "Languages: {codes}.",
+        "languages": "Languages: {codes}. language en or pl sets this channel's; language me "
+        "en, pl or auto sets yours (for what the bot sends you privately).",
+        "my_languages": "Write language me followed by one of {codes}, or language me auto to "
+        "follow your app's language.",
+        "my_language_set": "Your language: {name}. Your rack, panel, hints and private answers "
+        "come in {name}; the channel stays in {channel}. Write language me auto to follow your "
+        "app's language again.",
+        "my_language_auto": "You follow your app's language again (else the channel's): "
+        "{name} for now. Public messages stay in {channel}.",
+        "my_language_chosen": "Your language: {name}, as you chose (language me auto follows "
+        "your app's language).",
+        "my_language_follows": "Your language: {name}, from your app or the channel (language "
+        "me en or language me pl chooses one).",
         "button_join": "Join",
         "button_leave": "Leave",
         "button_add_ai": "Add AI",
@@ -166,7 +178,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "back": "{name} is back and plays their own seat again.",
         "bad_away": "away_after is auto, off, or a number of turns from 1 to {most}.",
         "button_rematch": "Rematch",
-        "replay": "Replay of the game of {when} ({names}); its record follows.",
+        "replay": "Replay of the game of {when} ({names}); its record is attached as game.rkr.",
         "replay_none": "This channel has no finished game to replay yet.",
         "replay_nth": "Finished games in this channel's history: {count}; replay 1 is the newest.",
         "replay_usage": "Write replay, or replay N for the Nth newest game of the history.",
@@ -255,7 +267,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{threshold}+ z własnego stojaka. Wyłóż kostkę lub dobierz; {seconds}s na ruch "
         "(po czasie: poprawny ruch zostaje, bez zmian dobierasz 1, niedokończona zmiana "
         "jest cofana i dobierasz {penalty}). Ustawienia: {settings}.",
-        "languages": "Języki: {codes}.",
+        "languages": "Języki: {codes}. language en lub pl ustawia język kanału; language me "
+        "en, pl lub auto ustawia twój (dla tego, co bot wysyła ci prywatnie).",
+        "my_languages": "Wpisz language me i jeden z kodów {codes} albo language me auto, aby "
+        "bot mówił językiem twojej aplikacji.",
+        "my_language_set": "Twój język: {name}. Stojak, panel, podpowiedzi i prywatne odpowiedzi "
+        "przychodzą po polsku; kanał zostaje przy języku: {channel}. Wpisz language me auto, "
+        "aby znów używać języka aplikacji.",
+        "my_language_auto": "Znów używasz języka swojej aplikacji (a gdy go nie znamy, języka "
+        "kanału): na razie {name}. Wiadomości publiczne zostają w języku: {channel}.",
+        "my_language_chosen": "Twój język: {name}, tak jak wybrano (language me auto wraca do "
+        "języka aplikacji).",
+        "my_language_follows": "Twój język: {name}, z aplikacji lub kanału (language me en "
+        "lub language me pl wybiera jeden).",
         "button_join": "Dołącz",
         "button_leave": "Wyjdź",
         "button_add_ai": "Dodaj AI",
@@ -332,7 +356,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "back": "{name} wraca i znów gra na swoim miejscu.",
         "bad_away": "away_after to auto, off albo liczba tur od 1 do {most}.",
         "button_rematch": "Rewanż",
-        "replay": "Powtórka gry z {when} ({names}); poniżej jej zapis.",
+        "replay": "Powtórka gry z {when} ({names}); jej zapis jest w załączonym pliku game.rkr.",
         "replay_none": "Na tym kanale nie ma jeszcze zakończonej gry do odtworzenia.",
         "replay_nth": "Historia tego kanału ma zakończonych gier: {count}; replay 1 to najnowsza.",
         "replay_usage": "Wpisz replay albo replay N dla N-tej najnowszej gry z historii.",
@@ -429,6 +453,38 @@ async def channel_language(service: object, channel: ChannelRef) -> str:
         log.exception("cannot read the language of %s", channel.key)
         return "en"
     return lang if lang in LANGUAGES else "en"
+
+
+async def private_language(service: object, player: PlayerRef, channel: ChannelRef) -> str:
+    """The language ``player`` reads privately in ``channel``, for an adapter's own private
+    sentences: the service's ``language_for`` when it has one, else the channel's."""
+    language_for = getattr(service, "language_for", None)
+    if language_for is None:
+        return await channel_language(service, channel)
+    try:
+        lang = await language_for(player, channel)
+    except Exception:  # an adapter's apology must not fail on a settings read
+        log.exception("cannot read the language of %s", player.key)
+        return "en"
+    return lang if lang in LANGUAGES else "en"
+
+
+def known_language(locale: object) -> str | None:
+    """A platform's user locale (``pl``, ``pl-PL``, ``en-US``, ``Locale.polish``) as one of
+    LANGUAGES, or None for one we do not speak (the caller falls back to the channel's)."""
+    code = str(getattr(locale, "value", locale) or "").lower()
+    return next((lang for lang in LANGUAGES if code.startswith(lang)), None)
+
+
+LANGUAGE_NAMES = {
+    "en": {"en": "English", "pl": "Polish"},
+    "pl": {"en": "angielski", "pl": "polski"},
+}
+
+
+def language_name(lang: str, code: str) -> str:
+    """The name of the language ``code``, written in ``lang``."""
+    return LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(code, code)
 
 
 def locale_language(locale: object) -> str:

@@ -115,4 +115,10 @@ PL: dict[str, str] = {
     "{count} won": "wygrane: {count}",
     "total {points}": "razem {points}",
     "winner": "zwycięzca",
+    # A player's last match (renderers/scoreline.py)
+    "Last match": "Ostatni mecz",
+    "Last match of {name}": "Ostatni mecz: {name}",
+    "{date} · games played: {played} of {games}": "{date} · rozegrane gry: {played} z {games}",
+    "Game {number}": "Gra {number}",
+    "Score after each game": "Wynik po każdej grze",
 }

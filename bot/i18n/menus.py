@@ -10,8 +10,8 @@ from __future__ import annotations
 PL: dict[str, str] = {
     # --- Discord: /rummikub and its options ------------------------------------------------
     "Play Rummikub in this channel": "Graj w Rummikub na tym kanale",
-    "Host or Manage Channels: settings, kick, cancel": "Gospodarz lub Zarządzanie kanałami: "
-    "ustawienia, usuwanie, anulowanie",
+    "Host or Manage Channels: settings, kick, cancel; languages": "Gospodarz lub Zarządzanie "
+    "kanałami: ustawienia, usuwanie, anulowanie; języki",
     "Show or change this channel's game settings": "Pokaż lub zmień ustawienia gry na tym kanale",
     "which setting to change (leave empty to see them all)": "które ustawienie zmienić (puste: "
     "pokaż wszystkie)",
@@ -19,7 +19,10 @@ PL: dict[str, str] = {
     "on/off dla hints, classic/xp dla edition",
     "Remove a seat from the lobby": "Usuń miejsce z poczekalni",
     "the seat number or the player's name": "numer miejsca lub imię gracza",
-    "The bot's language in this channel": "Język bota na tym kanale",
+    "The bot's language in this channel, or just for you": "Język bota na tym kanale albo "
+    "tylko dla ciebie",
+    "this channel (everyone), or just you: your rack, panel and private answers": "ten kanał "
+    "(wszyscy) albo tylko ty: twój stojak, panel i prywatne odpowiedzi",
     "en for English, pl for Polish": "en to angielski, pl to polski",
     "Cancel this channel's game": "Anuluj grę na tym kanale",
     "Open a game lobby in this channel": "Otwórz poczekalnię gry na tym kanale",
@@ -89,6 +92,9 @@ PL: dict[str, str] = {
     "by number": "według numeru",
     "English": "angielski (English)",
     "Polski": "polski",
+    "auto (my Discord language; just me)": "auto (język mojego Discorda; tylko ja)",
+    "this channel": "ten kanał",
+    "just me": "tylko ja",
     "classic": "klasyczna (classic)",
     "xp": "XP (xp)",
     "easy": "łatwy (easy)",
@@ -146,6 +152,8 @@ PL: dict[str, str] = {
     "order your rack: /sort number, /sort colour": "ułóż stojak: /sort number, /sort colour",
     "the bot's language here: /language en, /language pl": "język bota tutaj: /language en, "
     "/language pl",
+    "your own language: /language pl, /language auto (your app's)": "twój własny język: "
+    "/language pl, /language auto (język aplikacji)",
     "any command: /rummikub play R5 R6 R7": "dowolne polecenie: /rummikub play R5 R6 R7",
     "connect this chat to your game": "połącz ten czat ze swoją grą",
     "after a match: the same seats and settings again": "po meczu: te same miejsca i "

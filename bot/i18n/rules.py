@@ -224,8 +224,9 @@ PL: dict[str, str] = {
     "użyć jednego z nich)",
     "sort colour|number (how your rack is ordered)": "sort colour|number (jak ułożyć kostki "
     "na stojaku)",
-    "language en|pl (the bot's language in this channel)": "language en|pl (język bota na tym "
-    "kanale)",
+    "language en|pl (the bot's language in this channel), or language me en|pl|auto (yours, "
+    "for what you get privately)": "language en|pl (język bota na tym kanale) albo language me "
+    "en|pl|auto (twój, dla tego, co dostajesz prywatnie)",
     "rematch (after a match: the same seats and settings again; deals once every player "
     "confirms)": "rematch (po meczu: te same miejsca i ustawienia jeszcze raz; rozdanie, gdy "
     "każdy gracz potwierdzi)",

@@ -44,7 +44,7 @@ class LobbyRoom:
             if key.lower() in AWAY_KEYS:
                 valid, away_after = parse_away(value)
                 if not valid:
-                    return [self._note(channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+                    return [self._tell(channel, player, lang, "bad_away", most=AWAY_MOST)]
                 continue
             rules = rules.with_setting(key, value)
         table = LiveTable(channel, player, rules, lang=lang, away_after=away_after)
@@ -108,17 +108,17 @@ class LobbyRoom:
     ) -> list[Reply]:
         lang = table.lang
         if table.phase != "lobby":
-            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+            return [self._tell(table.channel, player, lang, "lobby_only")]
         seat = table.seat_of(player)
         if seat is not None and table.seats[seat].waiting:
             table.seats[seat].waiting = False
             name = table.seats[seat].name
             return await self._deal_if_ready(table, t(lang, "rematch_yes", name=name))
         if seat is not None:
-            return [self._note(table.channel, player, t(lang, "already_seated"))]
+            return [self._tell(table.channel, player, lang, "already_seated")]
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
-            return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
+            return [self._tell(table.channel, player, lang, "table_full", max=limit)]
         name = player.display_name or player.user_id
         table.seats.append(SeatInfo(player, None, name))
         return [self._lobby_reply(table, t(lang, "joined", name=name, count=len(table.seats)))]
@@ -129,7 +129,7 @@ class LobbyRoom:
         lang = table.lang
         seat = table.seat_of(player)
         if seat is None:
-            return [self._note(table.channel, player, t(lang, "not_seated"))]
+            return [self._tell(table.channel, player, lang, "not_seated")]
         rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
         text = t(lang, "left", name=table.seats[seat].name)
         replies = await self._remove_seat(table, seat, text)
@@ -145,13 +145,13 @@ class LobbyRoom:
         lang = self._language_of(settings)
         last = await self.games.history(channel.platform, channel.chat_id, limit=1)
         if not last or last[0].status != "finished" or last[0].match_id is None:
-            return [self._note(channel, player, t(lang, "no_rematch"))]
+            return [self._tell(channel, player, lang, "no_rematch")]
         game = last[0]
         setup = json.loads(game.setup)
         lang = setup.get("lang", lang)
         people = [s.player_id for s in game.seats if s.counts_for_person]
         if player.user_id not in people:
-            return [self._note(channel, player, t(lang, "rematch_players_only"))]
+            return [self._tell(channel, player, lang, "rematch_players_only")]
         seats = []
         for s in game.seats:
             if s.counts_for_person:
@@ -292,17 +292,17 @@ class LobbyRoom:
     ) -> list[Reply]:
         lang = table.lang
         if table.phase != "lobby":
-            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+            return [self._tell(table.channel, player, lang, "lobby_only")]
         if table.seat_of(player) is None and not self._is_host(table, player, admin):
-            return [self._note(table.channel, player, t(lang, "not_seated"))]
+            return [self._tell(table.channel, player, lang, "not_seated")]
         level = (args.split() or [DEFAULT_AI])[0].lower()
         if level not in AI_LEVELS:
             return [
-                self._note(table.channel, player, t(lang, "bad_level", levels=", ".join(AI_LEVELS)))
+                self._tell(table.channel, player, lang, "bad_level", levels=", ".join(AI_LEVELS))
             ]
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
-            return [self._note(table.channel, player, t(lang, "table_full", max=limit))]
+            return [self._tell(table.channel, player, lang, "table_full", max=limit)]
         number = sum(1 for s in table.seats if s.ai) + 1
         table.seats.append(SeatInfo(None, level, f"AI {number} ({level})"))
         text = t(lang, "ai_added", level=level, number=len(table.seats))
@@ -313,7 +313,7 @@ class LobbyRoom:
     ) -> list[Reply]:
         lang = table.lang
         if not self._is_host(table, player, admin):
-            return [self._note(table.channel, player, t(lang, "host_only"))]
+            return [self._tell(table.channel, player, lang, "host_only")]
         what = args.strip().lstrip("#")
         index = None
         number = parse_number(what)
@@ -330,10 +330,13 @@ class LobbyRoom:
                     index = i
         if index is None:
             return [
-                self._note(
+                self._tell(
                     table.channel,
                     player,
-                    t(lang, "bad_seat", what=shorten(what) or "?", count=len(table.seats)),
+                    lang,
+                    "bad_seat",
+                    what=shorten(what) or "?",
+                    count=len(table.seats),
                 )
             ]
         name = table.seats[index].name
@@ -346,27 +349,27 @@ class LobbyRoom:
         parts = args.replace("=", " ").split()
         if not parts:
             return [
-                self._note(
+                self._tell(
                     table.channel,
                     player,
-                    t(
-                        lang,
-                        "settings",
-                        settings=self._settings_text(table.rules, lang, table.away_after),
+                    lang,
+                    "settings",
+                    settings=self._settings_text(
+                        table.rules, self._lang_for(lang, player), table.away_after
                     ),
                 )
             ]
         if not self._is_host(table, player, admin):
-            return [self._note(table.channel, player, t(lang, "host_only"))]
+            return [self._tell(table.channel, player, lang, "host_only")]
         if table.phase != "lobby":
-            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+            return [self._tell(table.channel, player, lang, "lobby_only")]
         if len(parts) != 2:
             raise CommandErrorAsRule(usage("settings"))
         key, value = parts
         if key.lower() in AWAY_KEYS:
             valid, away_after = parse_away(value)
             if not valid:
-                return [self._note(table.channel, player, t(lang, "bad_away", most=AWAY_MOST))]
+                return [self._tell(table.channel, player, lang, "bad_away", most=AWAY_MOST)]
             table.away_after = away_after
             name = player.display_name or player.user_id
             return [
@@ -392,7 +395,7 @@ class LobbyRoom:
     ) -> list[Reply]:
         lang = table.lang
         if not self._is_host(table, player, admin):
-            return [self._note(table.channel, player, t(lang, "host_only"))]
+            return [self._tell(table.channel, player, lang, "host_only")]
         return await self._cancel_game(table, player.display_name or player.user_id)
 
     async def _cancel_game(self, table: LiveTable, by: str) -> list[Reply]:
@@ -415,10 +418,13 @@ class LobbyRoom:
     async def _language(
         self, table: LiveTable | None, channel: ChannelRef, player: PlayerRef, args: str
     ) -> Reply:
+        said = table.lang if table is not None else await self.language(channel)
+        mine, args = self._is_mine(args)
+        if mine:  # ``language me pl`` (a private chat's ``language pl``): the speaker's own
+            return await self._my_language(channel, player, args, said)
         lang = args.strip().lower()
         if lang not in LANGUAGES:
-            said = table.lang if table is not None else await self.language(channel)
-            return self._note(channel, player, t(said, "languages", codes=", ".join(LANGUAGES)))
+            return self._tell(channel, player, said, "languages", codes=", ".join(LANGUAGES))
         current = await self.settings.get(channel.platform, channel.chat_id)
         rules = self._rules_from_settings(current)
         await self.settings.update(
@@ -433,11 +439,11 @@ class LobbyRoom:
     ) -> list[Reply]:
         lang = table.lang
         if table.phase != "lobby":
-            return [self._note(table.channel, player, t(lang, "lobby_only"))]
+            return [self._tell(table.channel, player, lang, "lobby_only")]
         if not self._is_host(table, player, admin):
-            return [self._note(table.channel, player, t(lang, "host_only"))]
+            return [self._tell(table.channel, player, lang, "host_only")]
         if len(table.seats) < 2:
-            return [self._note(table.channel, player, t(lang, "need_players"))]
+            return [self._tell(table.channel, player, lang, "need_players")]
         players = len(table.seats)
         games = table.rules.games_for(players)
         stored = await self.matches.create(

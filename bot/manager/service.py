@@ -22,6 +22,7 @@ from bot.commands import (
     shorten,
 )
 from bot.i18n import LANGUAGES, say, t
+from bot.manager.languages import LanguageRoom
 from bot.manager.lobby import LobbyRoom
 from bot.manager.state import (
     MAX_COMMAND,
@@ -49,12 +50,14 @@ from storage import (
     GameRepository,
     LobbyRepository,
     MatchRepository,
+    PlayerLanguage,
+    PlayerLanguageRepository,
     SettingsRepository,
     StatsRepository,
 )
 
 
-class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
+class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom):
     """Implements ``bot.api.GameService`` for every adapter."""
 
     def __init__(
@@ -77,6 +80,8 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
         self.stats = StatsRepository(db)
         self.lobbies = LobbyRepository(db)
         self.claims = ClaimRepository(db)
+        self.player_languages = PlayerLanguageRepository(db)
+        self._player_langs: dict[str, PlayerLanguage] = {}  # player key -> stored languages
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()
         self.default_rules = default_rules or Rules()
@@ -150,40 +155,44 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
     ) -> list[Reply]:
         """Run one command and return what to send; never raises for user input."""
         known = self.tables.get(channel.key)
-        lang = known.lang if known is not None else "en"
+        try:
+            await self._know_player(player)  # their client's language, and any they chose
+        except Exception:
+            self._internal("cannot read or store the language of %s", player.key)
+        lang = self._lang_for(known.lang if known is not None else "en", player)
         # The turn this command was meant for: the one in play when it arrived.
         seen = known.turn_key if known is not None and known.game is not None else None
         if len(text) > MAX_COMMAND:
-            return [self._note(channel, player, t(lang, "too_long", most=MAX_COMMAND))]
+            return [self._tell(channel, player, lang, "too_long", most=MAX_COMMAND)]
         try:
             command = parse_command(text)
             check_numbers(command.args, longest=7 if command.verb in SETTING_VERBS else 4)
         except CommandError as err:
-            return [self._note(channel, player, await self._say_error(channel, err))]
+            return [self._note(channel, player, await self._say_error(channel, err, player))]
         except BadNumber as err:
             said = await self._safe_language(channel)
-            return [self._note(channel, player, t(said, "bad_number", number=shorten(err.text)))]
+            return [self._tell(channel, player, said, "bad_number", number=shorten(err.text))]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
             try:
                 return await self._replay(channel, player, command.args)
             except Exception:
                 self._internal("replay %r failed in %s", shorten(text, 80), channel.key)
                 said = await self._safe_language(channel)
-                return [self._note(channel, player, t(said, "error"))]
+                return [self._tell(channel, player, said, "error")]
         async with self._lock(channel.key):  # a failure is undone under the lock too
             try:
                 return await self._handle_locked(player, channel, command, admin, seen)
             except RummikubError as err:
-                return [self._note(channel, player, await self._say_error(channel, err))]
+                return [self._note(channel, player, await self._say_error(channel, err, player))]
             except ConflictError:
                 await self._reload_quietly(channel)
                 said = await self._safe_language(channel)
-                return [self._note(channel, player, t(said, "busy"))]
+                return [self._tell(channel, player, said, "busy")]
             except Exception:  # no exception ever reaches a user; the stored game is unchanged
                 self._internal("command %r failed in %s", shorten(text, 80), channel.key)
                 await self._reload_quietly(channel)
                 said = await self._safe_language(channel)
-                return [self._note(channel, player, t(said, "error"))]
+                return [self._tell(channel, player, said, "error")]
 
     @staticmethod
     def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]) -> bool:
@@ -209,7 +218,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
             # first, a timeout), the command must not act on the next turn.
             memory = self.tables.get(channel.key)
             if memory is not None and self._turn_over(memory, player, seen):
-                return [self._note(channel, player, t(memory.lang, "turn_over"))]
+                return [self._tell(channel, player, memory.lang, "turn_over")]
         table = await self._current(channel)
         back: list[Reply] = []
         if table is not None and table.phase == "playing":
@@ -218,7 +227,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
                 back = await self._come_back(table, away, player)
         if verb == "start":
             if table is not None:
-                return [*back, self._note(channel, player, t(table.lang, "already_running"))]
+                return [*back, self._tell(channel, player, table.lang, "already_running")]
             replies = await self._start(player, channel, args)
             await self._store_lobby(channel, None)
             return replies
@@ -248,13 +257,14 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
             return self.default_language
         return str(settings.language)
 
-    async def _say_error(self, channel: ChannelRef, err: RummikubError) -> str:
-        """A rules or input error in the channel's language, quoting at most a short piece of
-        what was typed."""
+    async def _say_error(self, channel: ChannelRef, err: RummikubError, player: PlayerRef) -> str:
+        """A rules or input error in the language ``player`` reads privately, quoting at most
+        a short piece of what was typed."""
+        lang = self._lang_for(await self._safe_language(channel), player)
         message = getattr(err, "msg", None)
         if isinstance(message, Msg):
-            return say(await self._safe_language(channel), _short_quotes(message))
-        return say(await self._safe_language(channel), err)
+            return say(lang, _short_quotes(message))
+        return say(lang, err)
 
     async def _safe_language(self, channel: ChannelRef) -> str:
         """The channel's language, or English when even that cannot be read."""
@@ -267,8 +277,16 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
     # ----- helpers -------------------------------------------------------------------------
 
     def _note(self, channel: ChannelRef, player: PlayerRef, text: str) -> Reply:
-        """A short private answer to one person (errors, confirmations)."""
+        """A short private answer to one person (errors, confirmations), already in their
+        language."""
         return Reply(channel, text, private_to=player)
+
+    def _tell(
+        self, channel: ChannelRef, player: PlayerRef, lang: str, message: str, **values: Any
+    ) -> Reply:
+        """The private note ``message`` in the language ``player`` reads (``lang`` is the
+        channel's, used when theirs is not known)."""
+        return Reply(channel, t(self._lang_for(lang, player), message, **values), private_to=player)
 
     def _public(self, table: LiveTable, text: str, **kw: Any) -> Reply:
         return Reply(table.channel, text, **kw)
@@ -314,7 +332,9 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
         self, player: PlayerRef, channel: ChannelRef, verb: str, args: str
     ) -> list[Reply]:
         settings = await self.settings.get(channel.platform, channel.chat_id)
-        lang = self._language_of(settings)
+        if verb == "language":
+            return [await self._language(None, channel, player, args)]
+        lang = self._lang_for(self._language_of(settings), player)  # every answer is private
         if verb == "help":
             return [self._note(channel, player, self._help(lang, args))]
         if verb == "rules":
@@ -324,11 +344,9 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
             return [self._note(channel, player, await self._leaderboard(channel, lang))]
         if verb == "history":
             return [self._note(channel, player, await self._history(channel, lang))]
-        if verb == "language":
-            return [await self._language(None, channel, player, args)]
         if verb == "stats":
-            return [self._note(channel, player, await self._stats(channel, player, args, lang))]
-        return [self._note(channel, player, t(lang, "no_game"))]
+            return [await self._stats(channel, player, args, lang)]
+        return [self._tell(channel, player, lang, "no_game")]
 
     def _rules_from_settings(self, settings: Any) -> Rules:
         """The channel's stored choices; a channel that never chose gets the bot's defaults."""
@@ -360,11 +378,11 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
     async def _dispatch(
         self, table: LiveTable, player: PlayerRef, verb: str, args: str, admin: bool
     ) -> list[Reply]:
-        lang = table.lang
         if verb in ("join", "leave", "addbot", "kick", "settings", "cancel", "deal"):
             handler = getattr(self, f"_{verb}")
             result: list[Reply] = await handler(table, player, args, admin)
             return result
+        lang = self._lang_for(table.lang, player)  # for the private answers below
         if verb == "help":
             return [self._note(table.channel, player, self._help(lang, args))]
         if verb == "rules":
@@ -376,25 +394,24 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
         if verb == "language":
             return [await self._language(table, table.channel, player, args)]
         if verb == "stats":
-            text = await self._stats(table.channel, player, args, lang)
-            return [self._note(table.channel, player, text)]
+            return [await self._stats(table.channel, player, args, lang)]
         if verb == "rematch":
             if table.phase != "lobby":
-                return [self._note(table.channel, player, t(lang, "already_running"))]
+                return [self._tell(table.channel, player, lang, "already_running")]
             return await self._join(table, player, args, admin)
         if table.phase == "lobby":
             if verb in ("status", "table"):
                 return [self._lobby_reply(table)]
-            return [self._note(table.channel, player, t(lang, "playing_only"))]
+            return [self._tell(table.channel, player, lang, "playing_only")]
         if verb == "status":
-            return [self._note(table.channel, player, self._status_text(table))]
+            return [self._note(table.channel, player, self._status_text(table, lang))]
         if verb == "table":
             return [await self._table_reply(table)]
         if verb == "score":
-            return [self._note(table.channel, player, self._standings_text(table))]
+            return [self._note(table.channel, player, self._standings_text(table, lang))]
         seat = table.seat_of(player)
         if seat is None:
-            return [self._note(table.channel, player, t(lang, "not_seated"))]
+            return [self._tell(table.channel, player, lang, "not_seated")]
         if verb == "rack":
             if args.strip():
                 self._set_sort(table, player, args)
@@ -405,7 +422,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
         assert table.game is not None
         if seat != table.game.current:
             current = self.seats_name(table, table.game.current)
-            return [self._note(table.channel, player, t(lang, "not_your_turn", name=current))]
+            return [self._tell(table.channel, player, lang, "not_your_turn", name=current)]
         if verb == "hint":
             return [await self._hint(table, seat, player)]
         if verb == "panel":
@@ -418,7 +435,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
             return [await self._target(table, seat, args)]
         if verb == "place":
             if not table.selection:
-                return [self._note(table.channel, player, t(lang, "nothing_selected"))]
+                return [self._tell(table.channel, player, lang, "nothing_selected")]
             target = f" to {table.target}" if table.target else ""
             text = f"play {' '.join(table.selection)}{target}"
             table.selection = []

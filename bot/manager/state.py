@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.api import ChannelRef, PlayerRef, split_text
+from bot.api import ChannelRef, PlayerRef
 from bot.commands import (
     parse_number,
     shorten,
@@ -197,12 +197,6 @@ def parse_away(value: str) -> tuple[bool, int | None]:
 
 
 ServerChannels = Callable[[ChannelRef], Awaitable[Sequence[str]]]
-RECORD_CHUNK = 1900  # a record goes out in messages under Discord's 2,000 characters
-
-
-def _chunks(text: str, limit: int) -> list[str]:
-    """``text`` in non-blank pieces of at most ``limit`` characters, cut at line ends."""
-    return [p.rstrip("\n") for p in split_text(text, limit) if p.strip()]
 
 
 class RummikubErrorText(RummikubError):

@@ -170,7 +170,7 @@ class TurnRoom:
                 if kind != "ai" and not await self._claim(current, kind):
                     return  # another process acts on it (_run_ai_turns claims AI moves)
                 if kind == "warn":
-                    replies = self._warning(current)
+                    replies = await self._warning(current)
                 elif kind == "expire":
                     replies = await self._time_out(current)
                 else:
@@ -208,15 +208,20 @@ class TurnRoom:
             )
         return False
 
-    def _warning(self, table: LiveTable) -> list[Reply]:
+    async def _warning(self, table: LiveTable) -> list[Reply]:
         assert table.game is not None
         seat = table.seats[table.game.current]
         if seat.player is None or table.deadline is None:
             return []
         left = duration(table.deadline - self.scheduler.now())
         text = t(table.lang, "warning", mention=seat.name, time=left)
+        mine = await self._player_lang(table.lang, seat.player)
         return [
-            Reply(table.channel, text, private_to=seat.player),
+            Reply(
+                table.channel,
+                t(mine, "warning", mention=seat.name, time=left),
+                private_to=seat.player,
+            ),
             self._public(table, text, mentions=(seat.player,)),
         ]
 
@@ -364,7 +369,8 @@ class TurnRoom:
         if text.split()[0] in ("undo", "u") and not draft.can_undo:
             player = table.seats[seat].player
             assert player is not None  # only a person types undo
-            return [self._note(table.channel, player, say(table.lang, NOTHING_TO_UNDO))]
+            lang = self._lang_for(table.lang, player)
+            return [self._note(table.channel, player, say(lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
             await asyncio.to_thread(draft.apply_text, text)
         else:
@@ -405,11 +411,11 @@ class TurnRoom:
         return await self._panel_reply(table, seat)
 
     async def _hint(self, table: LiveTable, seat: int, player: PlayerRef) -> Reply:
-        lang = table.lang
+        lang = self._lang_for(table.lang, player)
         if not table.rules.hints:
-            return self._note(table.channel, player, t(lang, "hint_off"))
+            return self._tell(table.channel, player, lang, "hint_off")
         assert table.game is not None
         hint = await asyncio.to_thread(hint_text, table.game, seat, table.draft)
         if hint is None:
-            return self._note(table.channel, player, t(lang, "hint_none"))
-        return self._note(table.channel, player, t(lang, "hint", text=say(lang, hint)))
+            return self._tell(table.channel, player, lang, "hint_none")
+        return self._tell(table.channel, player, lang, "hint", text=say(lang, hint))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, Select, SelectOption
+from bot.api import Button, ChannelRef, File, Image, PlayerRef, Reply, Select, SelectOption
 from bot.commands import (
     KNOWN_VERBS,
     CommandError,
@@ -17,13 +17,15 @@ from bot.commands import (
 )
 from bot.i18n import duration, say, t, translator
 from bot.manager.state import (
-    RECORD_CHUNK,
     CommandErrorAsRule,
     LiveTable,
-    _chunks,
 )
 from engine import Rules
 from engine.tiles import sort_tiles
+from renderers.scoreline import scoreline_view
+
+RECORD_FILENAME = "game.rkr"
+RECORD_MIME = "text/plain"  # UTF-8 text (docs/records.md); chat clients offer it as a download
 
 
 class ViewRoom:
@@ -48,8 +50,9 @@ class ViewRoom:
         assert game is not None and info.player is not None
         sort_by = table.sort_by.get(info.player.key, "color")
         draft = table.draft if table.draft is not None and table.draft.seat == seat else None
-        text = self.presenter.rack_line(game, seat, sort_by, lang=table.lang, draft=draft)
-        images = await self.presenter.rack_images(game, seat, sort_by, lang=table.lang, draft=draft)
+        lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
+        text = self.presenter.rack_line(game, seat, sort_by, lang=lang, draft=draft)
+        images = await self.presenter.rack_images(game, seat, sort_by, lang=lang, draft=draft)
         return Reply(
             table.channel,
             text,
@@ -58,8 +61,8 @@ class ViewRoom:
             slot="rack",
             buttons=(
                 (
-                    Button(t(table.lang, "button_sort_colour"), "sort colour"),
-                    Button(t(table.lang, "button_sort_number"), "sort number"),
+                    Button(t(lang, "button_sort_colour"), "sort colour"),
+                    Button(t(lang, "button_sort_number"), "sort number"),
                 ),
             ),
         )
@@ -91,7 +94,7 @@ class ViewRoom:
         info = table.seats[seat]
         assert game is not None and info.player is not None
         draft = table.draft or game.draft(seat)
-        lang = table.lang
+        lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
         sort_by = table.sort_by.get(info.player.key, "color")
         text = self.presenter.draft_text(draft, lang=lang, sort_by=sort_by)
         if table.selection:
@@ -152,7 +155,7 @@ class ViewRoom:
             return None
         return max(0.0, table.deadline - self.scheduler.now())
 
-    def _status_text(self, table: LiveTable) -> str:
+    def _status_text(self, table: LiveTable, lang: str | None = None) -> str:
         game, match = table.game, table.match
         assert game is not None and match is not None
         counts = ", ".join(
@@ -160,7 +163,7 @@ class ViewRoom:
         )
         left = self._seconds_left(table)
         return t(
-            table.lang,
+            lang or table.lang,
             "status",
             number=match.game_number,
             games=match.games,
@@ -171,13 +174,14 @@ class ViewRoom:
             counts=counts,
         )
 
-    def _standings_text(self, table: LiveTable) -> str:
+    def _standings_text(self, table: LiveTable, lang: str | None = None) -> str:
+        lang = lang or table.lang
         match = table.match
         if match is None:
-            return t(table.lang, "playing_only")
+            return t(lang, "playing_only")
         rows = "; ".join(
             t(
-                table.lang,
+                lang,
                 "standings_row",
                 rank=row.rank,
                 name=table.seats[row.seat].name,
@@ -186,7 +190,7 @@ class ViewRoom:
             )
             for row in match.standings()
         )
-        return t(table.lang, "standings", played=len(match.results), games=match.games, rows=rows)
+        return t(lang, "standings", played=len(match.results), games=match.games, rows=rows)
 
     def _help(self, lang: str, args: str) -> str:
         verb = args.strip().lower()
@@ -226,25 +230,27 @@ class ViewRoom:
         )
         return t(lang, "leaderboard", rows=rows)
 
-    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> str:
-        """A player's record over every channel of this server or group: the sender's, or
-        the one named (a display name, a user id or a mention)."""
+    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> Reply:
+        """A player's record over every channel of this server or group (the sender's, or the
+        one named: a display name, a user id or a mention), with a picture of their last
+        match, game by game; privately, in ``lang`` (the asker's)."""
         ids = await self._channels_of(channel)
         who = args.strip()
         person = player.user_id
         if who:
             found = await self._find_player(channel.platform, ids, who)
             if found is None:
-                return t(lang, "stats_unknown", name=shorten(who))
+                return self._note(channel, player, t(lang, "stats_unknown", name=shorten(who)))
             person = found
         record = await self.stats.across_channels(channel.platform, ids, person)
         if record is None:
-            return t(lang, "stats_none", name=shorten(who) or player.display_name or person)
+            name = shorten(who) or player.display_name or person
+            return self._note(channel, player, t(lang, "stats_none", name=name))
         average = record.average_score
         best = "-" if record.best_score is None else f"{record.best_score:+d}"
         if record.best_game_at is not None:
             best += f" ({record.best_game_at.strftime('%Y-%m-%d')})"
-        return t(
+        text = t(
             lang,
             "stats",
             name=record.name,
@@ -256,6 +262,20 @@ class ViewRoom:
             matches_won=record.matches_won,
             matches=record.matches_played,
         )
+        match = await self.matches.last_with_player(channel.platform, ids, person)
+        images: tuple[Image, ...] = ()
+        if match is not None:
+            seat = next((i for i, s in enumerate(match.players) if s.player_id == person), None)
+            view = scoreline_view(
+                tuple(s.name for s in match.players),
+                tuple(tuple(r.scores) for r in match.results),
+                tuple(r.winner for r in match.results),
+                match.games_planned,
+                highlight=seat,
+                date=match.created_at.strftime("%Y-%m-%d"),
+            )
+            images = await self.presenter.scoreline_images(view, lang=lang)
+        return Reply(channel, text, images=images, private_to=player)
 
     async def _find_player(self, platform: str, ids: Sequence[str], who: str) -> str | None:
         """The user id of a player named by display name, user id or mention (``<@123>``,
@@ -279,12 +299,12 @@ class ViewRoom:
         what = args.strip().lstrip("#")
         nth = parse_number(what) if what else 1
         if nth is None or nth < 1:
-            return [self._note(channel, player, t(lang, "replay_usage"))]
+            return [self._tell(channel, player, lang, "replay_usage")]
         games = await self.games.history(channel.platform, channel.chat_id, limit=nth)
         if not games:
-            return [self._note(channel, player, t(lang, "replay_none"))]
+            return [self._tell(channel, player, lang, "replay_none")]
         if len(games) < nth:
-            return [self._note(channel, player, t(lang, "replay_nth", count=len(games)))]
+            return [self._tell(channel, player, lang, "replay_nth", count=len(games))]
         game = games[nth - 1]
         record = await record_for_channel(
             self.db, channel.platform, channel.chat_id, game_id=game.id
@@ -295,10 +315,10 @@ class ViewRoom:
         )
         when = game.finished_at.strftime("%Y-%m-%d %H:%M") if game.finished_at else "?"
         caption = t(lang, "replay", when=when, names=", ".join(s.name for s in game.seats))
-        replies = [Reply(channel, caption, images=(Image("replay.gif", gif, caption),))]
-        for part in _chunks(record, RECORD_CHUNK):
-            replies.append(Reply(channel, part))
-        return replies
+        attached = File(RECORD_FILENAME, record.encode(), RECORD_MIME)
+        return [
+            Reply(channel, caption, images=(Image("replay.gif", gif, caption),), files=(attached,))
+        ]
 
     async def _history(self, channel: ChannelRef, lang: str) -> str:
         games = await self.games.history(channel.platform, channel.chat_id, limit=5)

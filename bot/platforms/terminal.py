@@ -71,7 +71,22 @@ class TerminalAdapter:
                     path = self.save_png / f"{self._images:04d}-{image.filename}"
                     path.write_bytes(image.png)
                     self.out.write(f"[image saved: {path}]\n")
+            for file in reply.files:
+                path = self._free_path(file.filename)
+                path.write_bytes(file.data)
+                self.out.write(f"[file saved: {path}]\n")
         self.out.flush()
+
+    def _free_path(self, filename: str) -> Path:
+        """Where an attached file goes: the ``--save-png`` folder, else the working folder;
+        ``game.rkr``, or ``game-2.rkr`` and so on when that name is taken."""
+        folder = self.save_png if self.save_png is not None else Path.cwd()
+        name = Path(filename).name or "file"
+        path, number = folder / name, 1
+        while path.exists():
+            number += 1
+            path = folder / f"{Path(name).stem}-{number}{Path(name).suffix}"
+        return path
 
     async def send(self, text: str) -> list[Reply]:
         self._said_privately = None  # a new command: whatever it answers is shown

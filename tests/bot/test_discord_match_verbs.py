@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image as PILImage
 
-from engine.record import parse_record
+from engine.record import parse_record, replay_game
 from tests.bot.test_discord_game import Live, _labels, current_member, play_turn
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, running_fake
 
@@ -64,14 +64,17 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     await short_match(live, alice, bob)
     (over,) = [m for m in fake.channel_messages(h.channel_id) if "Rematch" in _labels(m)]
 
-    # replay: the finished game as an animated GIF (one frame per turn after the deal), then
-    # its record, which parses and replays
+    # replay: one message with the finished game as an animated GIF (one frame per turn after
+    # the deal) and its record attached as game.rkr, which parses and replays to the stored game
     outcome = await h.slash(bob, "records replay")
-    (shown,) = [m for m in outcome.public if m.attachments]
-    (gif,) = shown.attachments
-    assert gif.filename == "replay.gif"
+    (shown,) = outcome.public
+    gif, rkr = shown.attachments
+    assert (gif.filename, rkr.filename) == ("replay.gif", "game.rkr")
     assert shown.text.startswith("Replay of the game of")
-    record = parse_record("\n".join(m.text for m in outcome.public if m is not shown))
+    record = parse_record(rkr.data.decode("utf-8"))
+    assert live.manager is not None
+    (stored,) = await live.manager.games.history("discord", str(h.channel_id), limit=1)
+    assert replay_game(record).to_text() == stored.snapshot
     with PILImage.open(io.BytesIO(gif.data)) as image:
         assert image.format == "GIF"
         assert image.n_frames == len(record.turns) + 1 > 2
@@ -84,8 +87,16 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     elsewhere = Live(fake, live.url)
     elsewhere.h = DiscordHarness(fake, guild_id=h.guild_id)
     live.same_process(elsewhere)
-    answer = (await elsewhere.h.slash(alice, "records stats", player="bob")).text_for(alice.id)
+    asked = await elsewhere.h.slash(alice, "records stats", player="bob")
+    answer = asked.text_for(alice.id)
     assert answer.startswith("bob") and "channels: 1; games won: 1 of 1" in answer, answer
+    # with a picture of Bob's last match, privately (ephemeral) and nowhere public
+    assert asked.public == []
+    (shown,) = [m for m in asked.private if m.attachments]
+    (picture,) = shown.attachments
+    assert picture.filename == "stats.png"
+    with PILImage.open(io.BytesIO(picture.data)) as image:
+        assert image.format == "PNG" and image.size[0] == 960
     mine = (await elsewhere.h.slash(bob, "records stats")).text_for(bob.id)
     assert mine == answer
     assert fake.requests_matching("GET", f"/guilds/{h.guild_id}/channels")

@@ -114,7 +114,7 @@ async def test_the_bot_s_own_input_errors_follow_the_language(h: Harness) -> Non
     assert (await h.say(ANN, "settings threshold 500"))[0].text == (
         "opening_threshold musi mieć wartość od 0 do 100."
     )
-    assert (await h.say(ANN, "language xx"))[0].text == "Języki: en, pl."
+    assert (await h.say(ANN, "language xx"))[0].text.startswith("Języki: en, pl. ")
     await h.say(ANN, "language en")
     assert (await h.say(ANN, "settings threshold 500"))[0].text == (
         "opening_threshold must be between 0 and 100."

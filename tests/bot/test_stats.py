@@ -3,10 +3,22 @@ channels of a server or group, through ``GameManager.handle`` on a real SQLite f
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
+
+from PIL import Image as PILImage
 
 from bot.api import ChannelRef, PlayerRef, Reply
+from bot.i18n import translator
+from engine.scoring import GameResult
+from renderers.scoreline import (
+    SCORELINE_WIDTH,
+    render_scoreline,
+    scoreline_text,
+    scoreline_view,
+)
 from tests.bot.manager_harness import ANN, BOB, CHANNEL, EVE, Harness, give
 
 OTHER = ChannelRef("test", "chan-2")
@@ -79,3 +91,52 @@ async def test_stats_answer_in_polish_and_during_a_game(h: Harness) -> None:
     await h.say(ANN, "start")
     said = texts(await h.say(ANN, "stats Bob"))
     assert said.startswith("Bob — kanały: 1; wygrane gry: 1 z 1;"), said
+
+
+async def test_stats_show_a_picture_of_the_players_last_match_game_by_game(
+    tmp_path: Path,
+) -> None:
+    """The picture is a real PNG of the last match the player was in, anywhere on the server
+    (here the other channel), with the scores the stored game ended with, drawn in the
+    asker's language; a player with no match gets the sentence alone."""
+    h = await Harness.open(tmp_path / "bot.db", images=True)
+    try:
+
+        async def server(channel: ChannelRef) -> Sequence[str]:
+            return ["chan-1", "chan-2"]
+
+        h.manager.set_server_channels("test", server)
+        await one_game_match(h, CHANNEL, ANN)
+        await one_game_match(h, OTHER, BOB)  # the newer match
+        (reply,) = await h.say(EVE, "stats Ann")
+        assert reply.private_to == EVE and reply.text.startswith("Ann — channels: 2;")
+        (picture,) = reply.images
+        assert picture.filename == "stats.png"
+        with PILImage.open(io.BytesIO(picture.png)) as image:
+            assert image.format == "PNG" and image.size[0] == SCORELINE_WIDTH
+            image.load()
+        # the stored game of the other channel, not the first one
+        (last,) = await h.manager.games.history("test", "chan-2", limit=1)
+        assert last.result is not None
+        result = GameResult.from_text(last.result["text"])
+        names = tuple(s.name for s in last.seats)
+        view = scoreline_view(
+            names,
+            (tuple(result.scores),),
+            (result.winner,),
+            1,
+            highlight=names.index("Ann"),
+            date=datetime.now(UTC).strftime("%Y-%m-%d"),
+        )
+        assert picture.png == render_scoreline(view)
+        assert picture.alt == scoreline_text(view)  # the same, in words
+        # a Polish asker gets the same match drawn in Polish
+        ola = PlayerRef("test", "u-ola", "Ola", locale="pl")
+        (polish,) = await h.say(ola, "stats Ann")
+        assert polish.text.startswith("Ann — kanały: 2;")
+        assert polish.images[0].png == render_scoreline(view, translate=translator("pl"))
+        assert polish.images[0].png != picture.png
+        (none,) = await h.say(EVE, "stats")
+        assert none.images == () and none.text.startswith("Eve has no finished game")
+    finally:
+        await h.close()

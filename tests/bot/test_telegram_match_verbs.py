@@ -15,7 +15,7 @@ import pytest
 from PIL import Image as PILImage
 
 from bot.scheduler import ManualScheduler
-from engine.record import parse_record
+from engine.record import parse_record, replay_game
 from tests.bot.test_telegram_game import (
     ANN,
     BOB,
@@ -67,17 +67,22 @@ async def test_replay_stats_and_rematch_after_a_match(tmp_path: Path) -> None:
 async def after_the_match(fake: FakeTelegram, bot: RunningBot) -> None:
     over = newest(fake, GROUP, has_button("Rematch"))
 
-    # /replay: one animation (not a photo, which would show one frame), then the record
+    # /replay: one animation (not a photo, which would show one frame), then the record as the
+    # document game.rkr (sendDocument), which parses and replays to the stored game
     mark = fake.mark()
     fake.send_group(GROUP, BOB, "/replay")
     await settle(fake, bot)
     methods = [call.method for call in fake.calls[mark:]]
-    assert "sendAnimation" in methods and "sendPhoto" not in methods
+    assert methods.count("sendAnimation") == 1 and methods.count("sendDocument") == 1
+    assert "sendPhoto" not in methods and "sendMessage" not in methods
     after = [m for m in fake.chat_messages(GROUP) if m.message_id > over.message_id]
-    (shown,) = [m for m in after if m.animation is not None]
-    assert shown.file_name == "replay.gif"
+    shown, document = after
+    assert shown.animation is not None and shown.file_name == "replay.gif"
     assert (shown.text or "").startswith("Replay of the game of")
-    record = parse_record("\n".join(m.text or "" for m in after if m.message_id > shown.message_id))
+    assert document.animation is None and document.file_name == "game.rkr"
+    record = parse_record((document.document or b"").decode("utf-8"))
+    (stored,) = await bot.manager.games.history("telegram", str(GROUP), limit=1)
+    assert replay_game(record).to_text() == stored.snapshot
     with PILImage.open(io.BytesIO(shown.animation)) as image:
         assert image.format == "GIF"
         assert image.n_frames == len(record.turns) + 1 > 2
@@ -87,6 +92,10 @@ async def after_the_match(fake: FakeTelegram, bot: RunningBot) -> None:
     await settle(fake, bot)
     answer = newest(fake, ANN, lambda m: (m.text or "").startswith("Bob"))
     assert re.search(r"channels: 1; games won: [01] of 1; ", answer.text or ""), answer.text
+    # the answer is the picture of Bob's last match, captioned with his record
+    assert answer.photo is not None
+    with PILImage.open(io.BytesIO(answer.photo)) as image:
+        assert image.format == "PNG" and image.size[0] == 960
     assert not any("games won" in (m.text or "") for m in fake.chat_messages(GROUP))
 
     # Rematch: Ann presses it on the result; a new lobby at the bottom waits for Bob, whose

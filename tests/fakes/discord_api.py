@@ -816,6 +816,7 @@ class Member:
 
     user: FakeUser
     permissions: int
+    locale: str = "en-US"  # the member's client language, sent with every interaction
 
     @property
     def id(self) -> int:
@@ -905,9 +906,9 @@ class DiscordHarness:
         if DiscordHarness._logged_in == 0 and DiscordHarness._real_base is not None:
             discord.http.Route.BASE = DiscordHarness._real_base
 
-    def member(self, name: str, *, manage_channels: bool = False) -> Member:
+    def member(self, name: str, *, manage_channels: bool = False, locale: str = "en-US") -> Member:
         permissions = self.MEMBER_PERMISSIONS | (self.MANAGE_CHANNELS if manage_channels else 0)
-        return Member(self.fake.add_user(name), permissions)
+        return Member(self.fake.add_user(name), permissions, locale)
 
     # payloads ---------------------------------------------------------------------------------
 
@@ -920,7 +921,7 @@ class DiscordHarness:
             "type": kind,
             "token": fake_interaction.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": member.locale,
             "attachment_size_limit": self.fake.upload_limit,
             "entitlements": [],
             "app_permissions": str((1 << 53) - 1),

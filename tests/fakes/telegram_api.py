@@ -310,11 +310,15 @@ class FakeTelegram:
         *,
         username: str | None = None,
         started: bool = True,
+        language_code: str | None = None,
     ) -> dict[str, Any]:
-        """A Telegram user; ``started=False`` means they never opened a chat with the bot."""
+        """A Telegram user; ``started=False`` means they never opened a chat with the bot;
+        ``language_code`` is their app's language (an IETF tag, sent with every update)."""
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
         if username:
             user["username"] = username
+        if language_code:
+            user["language_code"] = language_code
         self.users[user_id] = user
         self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
         if started:

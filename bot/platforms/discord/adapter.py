@@ -42,7 +42,7 @@ from bot.api import (
     opens_new_lobby,
     split_text,
 )
-from bot.i18n import channel_language, locale_language, t
+from bot.i18n import channel_language, locale_language, private_language, t
 from bot.i18n import menus as i18n_menus
 from engine.ai import AI_LEVELS
 from storage import Database
@@ -403,7 +403,9 @@ def render(reply: Reply) -> Rendered:
         text = f"{prefix} {text}"
     return Rendered(
         contents=_chunks(text or "\u200b"),
-        images=[(image.filename, image.png, image.alt) for image in reply.images],
+        # Pictures and files alike are attachments (``files[n]``); a record is a download.
+        images=[(image.filename, image.png, image.alt) for image in reply.images]
+        + [(file.filename, file.data, "") for file in reply.files],
         view=build_view(reply),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(uid) for uid in mention_ids]
@@ -432,7 +434,7 @@ class Invocation:
     clicked: Clicked | None
     thinking: bool  # the ephemeral "thinking" original still waits for content
     posted_public: bool = False
-    lang: str = "en"  # the channel's language, for the adapter's own sentences
+    lang: str = "en"  # the invoker's language, for the adapter's own sentences to them
     opens_lobby: bool = False  # the command opens a new lobby (its message and table are new)
 
     @property
@@ -745,8 +747,11 @@ class ReplySender:
 # --- the cog -------------------------------------------------------------------------------------
 
 
-def player_of(user: discord.abc.User) -> PlayerRef:
-    return PlayerRef(PLATFORM, str(user.id), user.display_name)
+def player_of(user: discord.abc.User, locale: object = "") -> PlayerRef:
+    """The person, with their client's language when the interaction says it (``pl``,
+    ``en-US``)."""
+    code = str(getattr(locale, "value", locale) or "")
+    return PlayerRef(PLATFORM, str(user.id), user.display_name, locale=code)
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -774,7 +779,7 @@ class RummikubCog(
     """``/rummikub <verb>``: every verb of the command language and the lobby."""
 
     manage = app_commands.Group(
-        name="manage", description="Host or Manage Channels: settings, kick, cancel"
+        name="manage", description="Host or Manage Channels: settings, kick, cancel; languages"
     )
     records = app_commands.Group(
         name="records", description="Records of this server: leaderboard, history, stats, replay"
@@ -828,7 +833,7 @@ class RummikubCog(
             # and will retry; running the command now would surprise them.
             log.warning("could not acknowledge %r (%s); not running it", text, error)
             return
-        player = player_of(interaction.user)
+        player = player_of(interaction.user, interaction.locale)
         chan = clicked.chan if clicked is not None else str(interaction.channel_id)
         channel = ChannelRef(PLATFORM, chan)
         if interaction.guild_id is not None:
@@ -846,7 +851,7 @@ class RummikubCog(
         except Exception:
             log.exception("the game service failed on %r", text)
             replies = None
-        ctx.lang = await self._language(channel)
+        ctx.lang = await private_language(self.service, player, channel)  # for the invoker
         if replies is None:
             replies = [Reply(channel, t(ctx.lang, "internal_error"), private_to=player)]
         await self.sender.deliver(replies, ctx)
@@ -1021,16 +1026,29 @@ class RummikubCog(
     async def kick(self, interaction: discord.Interaction[Any], seat: str) -> None:
         await self.run(interaction, f"kick {seat}")
 
-    @manage.command(name="language", description="The bot's language in this channel")
-    @app_commands.describe(language="en for English, pl for Polish")
+    @manage.command(
+        name="language", description="The bot's language in this channel, or just for you"
+    )
+    @app_commands.describe(
+        language="en for English, pl for Polish",
+        scope="this channel (everyone), or just you: your rack, panel and private answers",
+    )
     @app_commands.choices(
         language=[
             app_commands.Choice(name="English", value="en"),
             app_commands.Choice(name="Polski", value="pl"),
-        ]
+            app_commands.Choice(name="auto (my Discord language; just me)", value="auto"),
+        ],
+        scope=[
+            app_commands.Choice(name="this channel", value="channel"),
+            app_commands.Choice(name="just me", value="me"),
+        ],
     )
-    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        await self.run(interaction, f"language {language}")
+    async def language(
+        self, interaction: discord.Interaction[Any], language: str, scope: str = "channel"
+    ) -> None:
+        mine = "me " if scope == "me" else ""
+        await self.run(interaction, f"language {mine}{language}")
 
     @manage.command(name="cancel", description="Cancel this channel's game")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:

@@ -54,7 +54,7 @@ from telegram.ext import (
 from telegram.helpers import create_deep_linked_url
 
 from bot.api import ChannelRef, GameService, Image, PlayerRef, Reply, opens_new_lobby
-from bot.commands import CommandError, parse_command
+from bot.commands import MINE, CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from bot.i18n import menus as i18n_menus
 from bot.platforms.telegram.pacing import Limits, Pacer
@@ -121,9 +121,14 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("rummikub", "any command: /rummikub play R5 R6 R7"),
 )
 LOBBY_ONLY = {"new", "join", "leave", "addbot", "deal", "settings", "kick", "cancel"}
+PRIVATE_LANGUAGE = ("language", "your own language: /language pl, /language auto (your app's)")
 PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
     ("start", "connect this chat to your game"),
-    *(c for c in GROUP_COMMANDS if c[0] not in LOBBY_ONLY),
+    *(
+        PRIVATE_LANGUAGE if c[0] == "language" else c
+        for c in GROUP_COMMANDS
+        if c[0] not in LOBBY_ONLY
+    ),
 )
 
 
@@ -194,7 +199,22 @@ class PerChatUpdates(BaseUpdateProcessor):
 
 
 def player_of(user: User) -> PlayerRef:
-    return PlayerRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id))
+    """The person, with the language their Telegram app reports (``language_code``)."""
+    name = user.full_name or user.username or str(user.id)
+    return PlayerRef(PLATFORM, str(user.id), name, locale=user.language_code or "")
+
+
+def private_text(text: str) -> str:
+    """A command typed in the private chat: there ``language pl`` is the speaker's own
+    language (``language me pl``); in a group it stays the group's."""
+    try:
+        command = parse_command(text)
+    except CommandError:
+        return text
+    words = command.args.lower().split()
+    if command.verb != "language" or (words and words[0] in MINE):
+        return text
+    return f"language me {command.args}".strip()
 
 
 def is_group(chat_id: str) -> bool:
@@ -514,6 +534,8 @@ class TelegramAdapter:
             return
         async with self._busy():
             _, text = command_text(message.text)
+            if chat.type == ChatType.PRIVATE:
+                text = private_text(text)
             channel = await self._channel_for(chat.id, chat.type, user)
             await self._run(player_of(user), channel, text)
 
@@ -525,6 +547,7 @@ class TelegramAdapter:
         async with self._busy():
             text = command_text(message.text)[1] if message.text.startswith("/") else message.text
             channel = await self._channel_for(chat.id, chat.type, user)
+            text = private_text(text)  # this handler only sees the private chat
             await self._run(player_of(user), channel, text)
 
     async def _on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -952,6 +975,12 @@ class TelegramAdapter:
                     caption=part.html,
                     parse_mode=ParseMode.HTML if part.html else None,
                     reply_markup=part.markup,
+                )
+            elif part.kind == "document" and part.file is not None:
+                message = await self.app.bot.send_document(
+                    chat,
+                    InputFile(part.file.data, filename=part.file.filename),
+                    disable_content_type_detection=True,
                 )
             else:
                 message = await self.app.bot.send_message(

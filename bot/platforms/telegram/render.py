@@ -15,7 +15,7 @@ from typing import Literal
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.api import Button, Image, PlayerRef, Reply, Select
+from bot.api import Button, File, Image, PlayerRef, Reply, Select
 from bot.platforms.telegram.state import TelegramState
 
 MAX_TEXT = 4096
@@ -93,12 +93,14 @@ def split_text(text: str, limit: int) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One Telegram message of a reply: a text message or a photo with an optional caption."""
+    """One Telegram message of a reply: a text message, a photo with an optional caption, or
+    an attached file."""
 
-    kind: Literal["text", "photo"]
+    kind: Literal["text", "photo", "document"]
     html: str | None
     image: Image | None = None
     markup: InlineKeyboardMarkup | None = None
+    file: File | None = None  # a "document": sent with sendDocument, after the rest
 
 
 def build_parts(reply: Reply, markup: InlineKeyboardMarkup | None) -> list[Part]:
@@ -115,7 +117,7 @@ def build_parts(reply: Reply, markup: InlineKeyboardMarkup | None) -> list[Part]
         ]
     last = parts[-1]
     parts[-1] = Part(last.kind, last.html, last.image, markup)
-    return parts
+    return parts + [Part("document", None, file=file) for file in reply.files]
 
 
 # --- callback data ---------------------------------------------------------------------------
