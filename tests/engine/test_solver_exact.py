@@ -90,6 +90,20 @@ def test_exact_oracle_refuses_a_freed_joker_on_an_old_set() -> None:
     assert answer.proved and answer.score == 0 and answer.table is None
 
 
+@pytest.mark.parametrize(("rack", "tiles"), [("O10 R1 R2 B7 B8", 3), ("O10 R10 R1 R2 B7 B8", 6)])
+def test_exact_oracle_frees_two_jokers_of_a_group_only_with_two_tiles(
+    rack: str, tiles: int
+) -> None:
+    # With O10 alone one joker is freed (B7 B8 J), the other stays as R10; with O10 and R10
+    # both go (B7 B8 J B10 after all, and R1 R2 J).
+    game = position([rack], "K10 B10 J J", melded=[True])
+    answer = exact_turn(game.table, game.players[0].rack)
+    assert answer.proved and answer.score // 1000 == tiles
+    assert answer.retrieved == tiles // 3
+    assert answer.table is not None
+    _play(game, answer.table)
+
+
 def test_exact_oracle_matches_the_exhaustive_oracle_on_small_positions() -> None:
     """The same optimum as ``retrieval_oracle.best_turn`` (every cover of the physical tiles,
     judged by the engine's joker rule), XP and three table jokers included."""
@@ -203,6 +217,18 @@ SHORT = [
         "J K6 B10 R4 K4 K3 K12 O2 B11 R10 B3 O9 O9 R1 O12 B9 R13 K1",
         "value",
         Edition.XP,
+    ),
+    # One set of real tiles replaces two jokers at once: O3 O4 O5 takes O3 of the first set,
+    # O5 of the third (in the first joker's place) and O4 from O4..O9 (in the third's place), so
+    # both jokers go (B13 R13 J, J B12 B13). 19 tiles either way; the oracle leaves R2 on the
+    # rack, the solver K4 (2 points fewer placed).
+    (
+        "O3 O4 J=O5 / K7 K8 K9 K10 K11 / J=O4 O5 O6 O7 / B8 B9 B10 / R11 R12 R13 / R1 R2 R3 R4 / "
+        "K1 K2 K3 / K10 B10 O10 R10 / O8 O9 O10 O11 / K12 B12 O12 / K4 K5 K6 K7 / K1 B1 R1 / "
+        "O4 O5 O6 O7 O8 O9",
+        "R3 B13 R13 B13 R2 R5 K4 B2 K6 O3 B3 B5 B4 R6 O1 B3 B5 R7 R6 K9",
+        "tiles",
+        Edition.CLASSIC,
     ),
 ]
 
