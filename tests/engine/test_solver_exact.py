@@ -230,6 +230,16 @@ SHORT = [
         "tiles",
         Edition.CLASSIC,
     ),
+    # XP, three table jokers: one rack K12 in K12 O12 R12 (O12 of one O12 R12 J, R12 of the
+    # other) frees both of those jokers; one goes to J R11 R12 R13, the other to R1 J J beside
+    # the B1 R1 J joker (which stays), so B1 B2 B3 can go down: 10 tiles, the solver 8.
+    (
+        "B13 O13 R13 / K5 B5 O5 / K5 B5 O5 R5 / K8 B8 R8 / B8 B9 B10 / K9 O9 R9 / O12 R12 J=12 / "
+        "B1 R1 J=1 / K2 K3 K4 / O12 R12 J=12",
+        "R4 B2 K10 O11 B2 K5 K6 K6 R5 B3 K12 K13 B7 B7 R13 K6 R13",
+        "tiles",
+        Edition.XP,
+    ),
 ]
 
 
