@@ -1,11 +1,11 @@
 """Sweep the solver against the exact oracle on new seeded positions (docs/solver.md,
 "Correctness evidence"): ``python -m tests.engine.exact_sweep --seed 7 --count 400``.
 
-Kinds: ``test`` (as in test_solver_exact.py: tables of 30-80 tiles, one or two table jokers, a
-tenth XP, a quarter in the opening), ``xp`` (a third XP with one to three table jokers, the
-minimal-change pass on half), ``hard`` (tables of 45-80 tiles, always two table jokers, one or
-two rack jokers). Prints every position where the solver's score differs from the oracle's
-(or falls outside its bounds when the time limit was hit), then a summary line.
+Kinds: ``test`` (like test_solver_exact.py's positions: tables of 30-80 tiles, one or two
+table jokers, a tenth XP, every fourth in the opening), ``xp`` (a third XP with one to three
+table jokers, the minimal-change pass on half), ``hard`` (tables of 45-80 tiles, always two
+table jokers, one or two rack jokers). Prints every position where the solver's score differs
+from the oracle's (or falls outside its bounds when the time limit was hit), then a summary.
 """
 
 from __future__ import annotations
