@@ -1,0 +1,266 @@
+"""The solver against an exact oracle of the real rules on big tables (issue 13).
+
+``tests/engine/exact_oracle.py`` is a MILP over physical tiles that models the rule of
+``engine.rules.turn_problems`` with joker retrieval (stay, or a replacement next to a tile of
+the joker's set and a new set for the joker), the initial meld and the opening. It is checked
+first against the exhaustive oracle on small positions, then used where that one cannot go:
+tables of 30-80 tiles. Every table it returns is judged by ``turn_problems`` (inside the oracle)
+and played here through ``Draft.arrange_melds`` and ``Game.commit``.
+
+SOLVER_ORACLE_SCALE=N runs N times as many positions.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from engine import Game, Meld, PlayerState, Rules
+from engine.solver import solve
+from engine.tiles import Edition
+from tests.engine.exact_oracle import Exact, exact_turn
+from tests.engine.helpers import position
+from tests.engine.retrieval_oracle import best_turn
+from tests.engine.solver_oracle import Position, milp_optimum, random_position, solution_score
+
+SCALE = int(os.environ.get("SOLVER_ORACLE_SCALE", "1"))
+TIME_LIMIT = 60.0  # seconds per oracle programme; a run that hits it is counted, not skipped
+
+
+def _game(p: Position, melded: bool) -> Game:
+    used = {t for m in p.table for t in m.tiles} | set(p.rack)
+    pool = [t for t in p.edition.all_tiles() if t not in used]
+    players = [PlayerState(list(p.rack), melded), PlayerState([], True)]
+    return Game(Rules(edition=p.edition), 0, players, list(p.table), pool, 0, 0)
+
+
+def _play(game: Game, table: list[Meld]) -> None:
+    """Play a table as a person would and let the engine judge it."""
+    draft = game.draft(game.current)
+    draft.arrange_melds(table)
+    game.commit(draft)
+
+
+def _check_oracle_table(p: Position, answer: Exact, *, melded: bool) -> None:
+    if answer.table is not None:
+        _play(_game(p, melded), answer.table)
+
+
+def test_exact_oracle_finds_the_issue_example_with_two_retrievals() -> None:
+    # Issue 13: O10 in for one joker and K2 in for the other free both for new sets (11
+    # tiles); with the jokers locked in place only 8 go down.
+    game = position(
+        ["K1 K2 K8 B1 B4 B5 B6 B8 O5 O5 O8 O10 R7 R11"],
+        "K2 B2 O2 R2 / K10 B10 J / J K3 K4 K5 / K10 K11 K12 K13",
+        melded=[True],
+    )
+    rack = game.players[0].rack
+    answer = exact_turn(game.table, rack)
+    assert answer.proved and answer.score // 1000 == 11
+    assert answer.retrieved == 2
+    assert (milp_optimum(game.table, rack) or 0) // 1000 == 8
+    assert answer.table is not None
+    _play(game, answer.table)
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "best"),
+    [
+        # Nothing before the initial meld but new sets from the rack worth 30.
+        ("R4 J R6", "K1 B1 R5", 0),
+        ("R4 J R6", "K10 B10 O10 R5", 3),
+    ],
+)
+def test_exact_oracle_in_the_opening_leaves_the_table_alone(
+    table: str, rack: str, best: int
+) -> None:
+    game = position([rack], table, melded=[False])
+    answer = exact_turn(game.table, game.players[0].rack, opening=True)
+    assert answer.proved and answer.score // 1000 == best
+    if answer.table is not None:
+        assert answer.table[: len(game.table)] == list(game.table)
+
+
+def test_exact_oracle_refuses_a_freed_joker_on_an_old_set() -> None:
+    # B6 could free the joker only to lengthen R1 R2 R3, which the rules refuse.
+    game = position(["B6"], "B5 J B7 / R1 R2 R3", melded=[True])
+    answer = exact_turn(game.table, game.players[0].rack)
+    assert answer.proved and answer.score == 0 and answer.table is None
+
+
+@pytest.mark.parametrize(("rack", "tiles"), [("O10 R1 R2 B7 B8", 3), ("O10 R10 R1 R2 B7 B8", 6)])
+def test_exact_oracle_frees_two_jokers_of_a_group_only_with_two_tiles(
+    rack: str, tiles: int
+) -> None:
+    # With O10 alone one joker is freed (B7 B8 J), the other stays as R10; with O10 and R10
+    # both go (B7 B8 J B10 after all, and R1 R2 J).
+    game = position([rack], "K10 B10 J J", melded=[True])
+    answer = exact_turn(game.table, game.players[0].rack)
+    assert answer.proved and answer.score // 1000 == tiles
+    assert answer.retrieved == tiles // 3
+    assert answer.table is not None
+    _play(game, answer.table)
+
+
+def test_exact_oracle_matches_the_exhaustive_oracle_on_small_positions() -> None:
+    """The same optimum as ``retrieval_oracle.best_turn`` (every cover of the physical tiles,
+    judged by the engine's joker rule), XP and three table jokers included."""
+    rng = random.Random(1313)
+    misses = []
+    retrieving = 0
+    for i in range(300 * SCALE):
+        xp = i % 5 == 4
+        p = random_position(
+            rng,
+            rng.choice([3, 6, 9, 10]),
+            rng.randint(3, 6),
+            edition=Edition.XP if xp else Edition.CLASSIC,
+            table_jokers=rng.choice([1, 2, 2, 3] if xp else [1, 1, 2]),
+            rack_jokers=rng.choice([0, 1, 2] if xp else [0, 0, 1]),
+            ident=str(i),
+        )
+        objective = "value" if i % 2 else "tiles"
+        answer = exact_turn(p.table, p.rack, objective, time_limit=TIME_LIMIT)
+        best, _ = best_turn(p.table, p.rack, objective)
+        if not answer.proved or answer.score != best:
+            misses.append((p.ident, objective, answer.score, best))
+        _check_oracle_table(p, answer, melded=True)
+        retrieving += answer.retrieved > 0
+    assert misses == []
+    assert retrieving >= 40 * SCALE  # the positions do exercise retrieval
+
+
+def big_positions(count: int, seed: int) -> list[tuple[Position, str, bool]]:
+    """Tables of 30-80 tiles with one or two jokers, racks of 6-24 with 0-2 jokers, a tenth
+    XP; objectives tiles and value, a quarter in the opening (with either objective)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        p = random_position(
+            rng,
+            [30, 45, 60, 80][i % 4],
+            rng.randint(6, 24),
+            edition=Edition.XP if i % 10 == 9 else Edition.CLASSIC,
+            table_jokers=rng.choice([1, 2]),
+            rack_jokers=rng.choice([0, 1, 2]),
+            ident=f"s{seed}-{i}",
+        )
+        out.append((p, "value" if i % 2 else "tiles", i % 8 in (3, 6)))
+    return out
+
+
+def test_solver_reaches_the_exact_optimum_on_big_tables() -> None:
+    """(b) on tables of 30-80 tiles: the solver's score equals the exact oracle's; the oracle's
+    own score lies between the MILP with table jokers locked and with them roaming."""
+    misses = []
+    unproved = []
+    retrieval_needed = 0
+    seconds = []
+    positions = big_positions(60 * SCALE, 8013)
+    for index, (p, objective, opening) in enumerate(positions):
+        solution = solve(
+            p.table, p.rack, objective=objective, opening=opening, minimal_change=index % 3 == 0
+        )
+        ours = solution_score(solution, objective)
+        answer = exact_turn(p.table, p.rack, objective, opening=opening, time_limit=TIME_LIMIT)
+        seconds.append(answer.seconds)
+        if answer.proved:
+            if ours != answer.score:
+                misses.append((p.ident, objective, opening, ours, answer.score))
+        else:
+            # Bounded: the best table found and HiGHS's bound still catch a wrong answer.
+            unproved.append(p.ident)
+            if not answer.score <= ours <= answer.bound:
+                misses.append((p.ident, objective, opening, ours, answer.score, answer.bound))
+        _check_oracle_table(p, answer, melded=not opening)
+        if not opening and index % 2 == 0:
+            locked = milp_optimum(p.table, p.rack, objective=objective) or 0
+            roaming = milp_optimum(p.table, p.rack, objective=objective, roam=True) or 0
+            assert locked <= answer.score <= roaming or not answer.proved, p.ident
+            retrieval_needed += answer.score > locked
+    seconds.sort()
+    print(
+        f"{len(positions)} positions, {len(unproved)} unproved, retrieval needed on "
+        f"{retrieval_needed}; oracle median {seconds[len(seconds) // 2]:.2f} s, "
+        f"max {seconds[-1]:.2f} s"
+    )
+    assert misses == []
+    assert len(unproved) <= len(positions) // 20, unproved
+    assert retrieval_needed >= 3 * SCALE  # some optima are out of reach without retrieval
+
+
+# Positions where the solver stays below the exact optimum (found by sweeps of this file's big
+# positions; the solver's known gaps, docs/solver.md "The new set"). Each is legal by the engine:
+# the oracle's table passes ``turn_problems`` and ``Game.commit``.
+SHORT = [
+    # One rack R9 next to K9 (first set) and O9 (second set) replaces both group jokers at once
+    # (the rule asks for a tile of its own only among jokers of one set); both jokers then go
+    # into new groups (K12 R12 J, B10 R10 J): 118 points against the solver's 108.
+    (
+        "K9 O9 J=9 / K9 O9 J=9 / K8 B8 O8 R8 / K6 O6 R6 / K1 B1 O1 R1 / R4 R5 R6 / "
+        "K13 B13 O13 R13 / K1 O1 R1 / B4 B5 B6 B7 / K11 B11 O11 R11 / K12 B12 R12 / K3 B3 O3 / "
+        "K5 O5 R5 / K3 B3 O3 R3",
+        "O10 O6 K10 K6 B6 K2 B2 R9 K12 B1 R8 O11 K5 R12 O7 R10 B10 O4",
+        "value",
+        Edition.CLASSIC,
+    ),
+    # XP, three table jokers: one rack R10 in a run with R11 of the second set and R9 and R12
+    # of the third replaces both jokers that stood for R10; one of them goes into B11 R11 J,
+    # the other stays in that run as R6, and rack K12 frees the third joker for O2 O3 J O5:
+    # all 18 rack tiles (149 points) against the solver's 17 (147; O2 left).
+    (
+        "K9 K10 K11 J=K12 K13 / J=R10 R11 R12 / R9 J=R10 R11 R12 / O5 O6 O7 O8 / B3 O3 R3 / "
+        "K5 B5 O5 R5 / K2 O2 R2 / B7 O7 R7 / B3 B4 B5 B6 / B11 B12 B13 / R2 R3 R4 / K1 B1 O1 R1 / "
+        "K8 O8 R8",
+        "J K6 B10 R4 K4 K3 K12 O2 B11 R10 B3 O9 O9 R1 O12 B9 R13 K1",
+        "value",
+        Edition.XP,
+    ),
+    # One set of real tiles replaces two jokers at once: O3 O4 O5 takes O3 of the first set,
+    # O5 of the third (in the first joker's place) and O4 from O4..O9 (in the third's place), so
+    # both jokers go (B13 R13 J, J B12 B13). 19 tiles either way; the oracle leaves R2 on the
+    # rack, the solver K4 (2 points fewer placed).
+    (
+        "O3 O4 J=O5 / K7 K8 K9 K10 K11 / J=O4 O5 O6 O7 / B8 B9 B10 / R11 R12 R13 / R1 R2 R3 R4 / "
+        "K1 K2 K3 / K10 B10 O10 R10 / O8 O9 O10 O11 / K12 B12 O12 / K4 K5 K6 K7 / K1 B1 R1 / "
+        "O4 O5 O6 O7 O8 O9",
+        "R3 B13 R13 B13 R2 R5 K4 B2 K6 O3 B3 B5 B4 R6 O1 B3 B5 R7 R6 K9",
+        "tiles",
+        Edition.CLASSIC,
+    ),
+    # XP, three table jokers: one rack K12 in K12 O12 R12 (O12 of one O12 R12 J, R12 of the
+    # other) frees both of those jokers; one goes to J R11 R12 R13, the other to R1 J J beside
+    # the B1 R1 J joker (which stays), so B1 B2 B3 can go down: 10 tiles, the solver 8.
+    (
+        "B13 O13 R13 / K5 B5 O5 / K5 B5 O5 R5 / K8 B8 R8 / B8 B9 B10 / K9 O9 R9 / O12 R12 J=12 / "
+        "B1 R1 J=1 / K2 K3 K4 / O12 R12 J=12",
+        "R4 B2 K10 O11 B2 K5 K6 K6 R5 B3 K12 K13 B7 B7 R13 K6 R13",
+        "tiles",
+        Edition.XP,
+    ),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "objective", "edition"), SHORT)
+def test_oracle_tables_of_the_short_positions_are_legal(
+    table: str, rack: str, objective: str, edition: Edition
+) -> None:
+    game = position([rack], table, melded=[True], rules=Rules(edition=edition))
+    answer = exact_turn(game.table, game.players[0].rack, objective)
+    assert answer.proved and answer.table is not None
+    _play(game, answer.table)
+
+
+@pytest.mark.xfail(strict=True, reason="known gap of the retrieval search, see docs/solver.md")
+@pytest.mark.parametrize(("table", "rack", "objective", "edition"), SHORT)
+def test_solver_short_of_the_exact_optimum(
+    table: str, rack: str, objective: str, edition: Edition
+) -> None:
+    game = position([rack], table, melded=[True], rules=Rules(edition=edition))
+    rack_tiles = game.players[0].rack
+    solution = solve(game.table, rack_tiles, objective=objective)
+    answer = exact_turn(game.table, rack_tiles, objective)
+    assert answer.proved
+    assert solution_score(solution, objective) == answer.score
