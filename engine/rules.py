@@ -118,8 +118,9 @@ def joker_problem_msg(
     for index, meld in enumerate(final):
         for tile in meld.tiles:
             final_of[tile] = (index, meld)
+    # For each joker retrieved so far (all starting sets), the tiles that may replace it.
+    needs: list[set[Tile]] = []
     for number, meld in enumerate(start, start=1):
-        needs: list[set[Tile]] = []  # for each retrieved joker, the tiles that may replace it
         for joker in meld.jokers:
             if joker not in final_of:
                 return Msg("A joker on the table must stay on the table.")
@@ -161,6 +162,8 @@ def joker_problem_msg(
                         "A joker taken from the table must go into a new set, "
                         "not onto a set that was already there."
                     )
+        # One real tile frees one joker, across the whole table: the jokers taken so far
+        # (this set's and earlier sets') must each have a tile of their own.
         if not _one_tile_each(needs):
             return Msg(
                 "Each joker you take from meld {number} needs a tile of its own in its place.",
@@ -171,7 +174,8 @@ def joker_problem_msg(
 
 def _one_tile_each(needs: Sequence[set[Tile]]) -> bool:
     """Whether every retrieved joker can be given its own replacement tile (one real tile
-    frees one joker: two jokers of a group need both missing colours)."""
+    frees one joker: two jokers of a group need both missing colours, and one R9 in a set
+    holding tiles of two starting sets frees only one of their jokers)."""
 
     def assign(index: int, used: frozenset[Tile]) -> bool:
         if index == len(needs):

@@ -547,14 +547,12 @@ def _melded(
                     terms += [(ret[j], size_rest)] + [(c, size_rest) for c, _ in here]
                     p.row(terms, -INF, 3 * size_rest - 1)
         p.row([(c, 1) for c in witness[j]] + [(ret[j], -1)], 0, 0)
-    # One real tile frees one joker: jokers of one starting set need replacements of their own.
-    for o in range(len(table)):
-        mine = [j for j, jk in enumerate(jokers) if jk.origin == o]
-        if len(mine) < 2:
-            continue
+    # One real tile frees one joker, across the whole table (a set holds one tile of a face,
+    # so the tile of face f in slot k replaces at most one joker, whatever set it came from).
+    if len(jokers) > 1:
         for k in range(n_slots):
             for f in FACES:
-                terms = [(replace[j][k][f], 1) for j in mine if f in replace[j][k]]
+                terms = [(replace[j][k][f], 1) for j in range(len(jokers)) if f in replace[j][k]]
                 if len(terms) > 1:
                     p.row(terms, 0, 1)
 

@@ -210,3 +210,26 @@ def test_two_tiles_free_both_jokers_of_a_group() -> None:
     play(game, "arrange K10 B10 O10 R10 / R5 R6 J J / K1 K2 K3")
     assert len(table_text(game)) == 3
     assert not game.players[0].rack
+
+
+def test_one_tile_cannot_free_the_jokers_of_two_sets() -> None:
+    # K9 O9 J and K9 O9 J: a final K9 O9 R9 takes a tile from each set, but its one R9 can
+    # replace only one of the two jokers, so the other cannot be taken as well.
+    rack = "R9 K10 K11 O10 O11 R10 R11 B10 B11"
+    game = position([rack, "B1"], "K9 O9 J / K9 O9 J", melded=[True, True])
+    before = table_text(game)
+    draft = game.draft()
+    draft.apply_text("arrange K9 O9 R9 / K9 K10 K11 / O9 O10 O11 / R10 R11 J / B10 B11 J")
+    # Whichever copies the K9 O9 R9 takes, one of the jokers is left without its own tile.
+    with pytest.raises(IllegalMoveError, match=r"needs a tile of its own|in its place"):
+        game.commit(draft)
+    assert table_text(game) == before
+    assert len(game.players[0].rack) == 9
+
+
+def test_two_tiles_free_the_jokers_of_two_sets() -> None:
+    rack = "R9 B9 K10 K11 O10 O11"
+    game = position([rack, "B1"], "K9 O9 J / K9 O9 J", melded=[True, True])
+    play(game, "arrange K9 O9 R9 / K9 O9 B9 / K10 K11 J / O10 O11 J")
+    assert len(table_text(game)) == 4
+    assert not game.players[0].rack

@@ -194,10 +194,13 @@ def test_solver_reaches_the_exact_optimum_on_big_tables() -> None:
 # Positions where the solver stays below the exact optimum (found by sweeps of this file's big
 # positions; the solver's known gaps, docs/solver.md "The new set"). Each is legal by the engine:
 # the oracle's table passes ``turn_problems`` and ``Game.commit``.
-SHORT = [
-    # One rack R9 next to K9 (first set) and O9 (second set) replaces both group jokers at once
-    # (the rule asks for a tile of its own only among jokers of one set); both jokers then go
-    # into new groups (K12 R12 J, B10 R10 J): 118 points against the solver's 108.
+# Found as misses when the rule let one real tile free jokers of two starting sets (it asked
+# for a tile of its own only among the jokers of one set). One tile frees one joker across
+# the table now (engine.rules; tests/engine/test_one_rule.py), and the solver, which always
+# assumed so, reaches the exact optimum on each.
+ONE_TILE_ONE_JOKER = [
+    # The old rule let one rack R9 next to K9 (first set) and O9 (second set) replace both
+    # group jokers at once (118 points against the solver's 108).
     (
         "K9 O9 J=9 / K9 O9 J=9 / K8 B8 O8 R8 / K6 O6 R6 / K1 B1 O1 R1 / R4 R5 R6 / "
         "K13 B13 O13 R13 / K1 O1 R1 / B4 B5 B6 B7 / K11 B11 O11 R11 / K12 B12 R12 / K3 B3 O3 / "
@@ -206,10 +209,8 @@ SHORT = [
         "value",
         Edition.CLASSIC,
     ),
-    # XP, three table jokers: one rack R10 in a run with R11 of the second set and R9 and R12
-    # of the third replaces both jokers that stood for R10; one of them goes into B11 R11 J,
-    # the other stays in that run as R6, and rack K12 frees the third joker for O2 O3 J O5:
-    # all 18 rack tiles (149 points) against the solver's 17 (147; O2 left).
+    # XP, three table jokers: the old rule let one rack R10 in a run with tiles of the second
+    # and third sets replace both jokers that stood for R10 (18 tiles against the solver's 17).
     (
         "K9 K10 K11 J=K12 K13 / J=R10 R11 R12 / R9 J=R10 R11 R12 / O5 O6 O7 O8 / B3 O3 R3 / "
         "K5 B5 O5 R5 / K2 O2 R2 / B7 O7 R7 / B3 B4 B5 B6 / B11 B12 B13 / R2 R3 R4 / K1 B1 O1 R1 / "
@@ -218,6 +219,18 @@ SHORT = [
         "value",
         Edition.XP,
     ),
+    # XP, three table jokers: the old rule let one rack K12 in K12 O12 R12 (O12 of one
+    # O12 R12 J, R12 of the other) free both of those jokers (10 tiles against the solver's 8).
+    (
+        "B13 O13 R13 / K5 B5 O5 / K5 B5 O5 R5 / K8 B8 R8 / B8 B9 B10 / K9 O9 R9 / O12 R12 J=12 / "
+        "B1 R1 J=1 / K2 K3 K4 / O12 R12 J=12",
+        "R4 B2 K10 O11 B2 K5 K6 K6 R5 B3 K12 K13 B7 B7 R13 K6 R13",
+        "tiles",
+        Edition.XP,
+    ),
+]
+
+SHORT = [
     # One set of real tiles replaces two jokers at once: O3 O4 O5 takes O3 of the first set,
     # O5 of the third (in the first joker's place) and O4 from O4..O9 (in the third's place), so
     # both jokers go (B13 R13 J, J B12 B13). 19 tiles either way; the oracle leaves R2 on the
@@ -230,17 +243,20 @@ SHORT = [
         "tiles",
         Edition.CLASSIC,
     ),
-    # XP, three table jokers: one rack K12 in K12 O12 R12 (O12 of one O12 R12 J, R12 of the
-    # other) frees both of those jokers; one goes to J R11 R12 R13, the other to R1 J J beside
-    # the B1 R1 J joker (which stays), so B1 B2 B3 can go down: 10 tiles, the solver 8.
-    (
-        "B13 O13 R13 / K5 B5 O5 / K5 B5 O5 R5 / K8 B8 R8 / B8 B9 B10 / K9 O9 R9 / O12 R12 J=12 / "
-        "B1 R1 J=1 / K2 K3 K4 / O12 R12 J=12",
-        "R4 B2 K10 O11 B2 K5 K6 K6 R5 B3 K12 K13 B7 B7 R13 K6 R13",
-        "tiles",
-        Edition.XP,
-    ),
 ]
+
+
+@pytest.mark.parametrize(("table", "rack", "objective", "edition"), ONE_TILE_ONE_JOKER)
+def test_one_tile_frees_one_joker_and_the_solver_reaches_the_exact_optimum(
+    table: str, rack: str, objective: str, edition: Edition
+) -> None:
+    game = position([rack], table, melded=[True], rules=Rules(edition=edition))
+    rack_tiles = game.players[0].rack
+    solution = solve(game.table, rack_tiles, objective=objective)
+    answer = exact_turn(game.table, rack_tiles, objective)
+    assert answer.proved and answer.table is not None
+    assert solution_score(solution, objective) == answer.score
+    _play(game, answer.table)
 
 
 @pytest.mark.parametrize(("table", "rack", "objective", "edition"), SHORT)
