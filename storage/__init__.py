@@ -11,6 +11,7 @@ from storage.errors import ChannelBusyError, ConflictError, NotFoundError, Stora
 from storage.games import GameRepository
 from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
+from storage.outbox import OutboxEntry, OutboxRepository, outbox_key
 from storage.records import (
     ChannelSettings,
     LeaderboardEntry,
@@ -37,6 +38,8 @@ __all__ = [
     "MatchGameResult",
     "MatchRepository",
     "NotFoundError",
+    "OutboxEntry",
+    "OutboxRepository",
     "PlayerRecord",
     "Seat",
     "SettingsRepository",
@@ -46,5 +49,6 @@ __all__ = [
     "StoredGame",
     "StoredMatch",
     "normalize_url",
+    "outbox_key",
     "resolve_url",
 ]
