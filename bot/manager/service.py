@@ -23,6 +23,7 @@ from bot.commands import (
 )
 from bot.i18n import LANGUAGES, say, t
 from bot.manager.lobby import LobbyRoom
+from bot.manager.outbox import OutboxRoom
 from bot.manager.state import (
     MAX_COMMAND,
     MAX_PENDING,
@@ -54,7 +55,7 @@ from storage import (
 )
 
 
-class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
+class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, OutboxRoom):
     """Implements ``bot.api.GameService`` for every adapter."""
 
     def __init__(
@@ -96,6 +97,9 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom):
         self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
         self._tasks: set[asyncio.Task[None]] = set()
         self._server_channels: dict[str, ServerChannels] = {}
+        self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
+        self._confirming: asyncio.Task[None] | None = None
+        self._pruned_at = 0.0
 
     # ----- service API ---------------------------------------------------------------------
 

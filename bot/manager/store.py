@@ -23,7 +23,8 @@ class StoreRoom:
 
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer, and reopen every
-        stored lobby. Returns the count of games and lobbies."""
+        stored lobby; then send again what stored turns announced and no platform confirmed
+        (``OutboxRoom._resend_pending``). Returns the count of games and lobbies."""
         if not self.shared:
             log.info(
                 "deadline leases are off (%s): run one bot process on this database",
@@ -38,7 +39,9 @@ class StoreRoom:
                 continue
             self.tables[table.channel.key] = table
             self._arm_timers(table)
-        return len(stored) + await self._resume_lobbies()
+        count = len(stored) + await self._resume_lobbies()
+        await self._resend_pending()
+        return count
 
     async def _resume_lobbies(self) -> int:
         """Reopen every stored lobby whose channel has no game; forget the stale ones."""
@@ -109,6 +112,7 @@ class StoreRoom:
     async def close(self) -> None:
         for table in self.tables.values():
             self._cancel_timers(table)
+        await self.flush_confirmed()
 
     # ----- restart -------------------------------------------------------------------------
 
