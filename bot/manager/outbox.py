@@ -131,10 +131,11 @@ class OutboxRoom:
         while self._confirming is not None and not self._confirming.done():
             await asyncio.shield(self._confirming)
 
-    async def _resend_pending(self) -> int:
-        """Send again what stored turns announced and no platform confirmed (the process
-        died in between): the news lines, and the current views of each such game. Replies
-        wait in ``_pending`` until the adapters register their outboxes. The count of entries."""
+    async def _load_unconfirmed(self) -> int:
+        """At start-up: read what stored turns announced and no platform confirmed (the
+        process died in between). It is sent once its platform's outbox is registered
+        (``_start_resend``); a manager that never gets one (a check, a test) draws nothing.
+        Old delivered entries are pruned. The count of entries."""
         try:
             await self.db.outbox.prune()
             self._pruned_at = time.monotonic()
@@ -142,19 +143,39 @@ class OutboxRoom:
         except Exception:
             self._internal("cannot read the outbox")
             return 0
+        self._unsent.extend(entries)
+        self._start_resend()
+        return len(entries)
+
+    def _start_resend(self) -> None:
+        """Send again the unconfirmed entries of every platform that has an outbox now."""
+        ready = [e for e in self._unsent if e.platform in self._routes or self._broadcast]
+        if not ready:
+            return
+        self._unsent = [e for e in self._unsent if e not in ready]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop yet: kept for the next registration
+            self._unsent.extend(ready)
+            return
+        task = loop.create_task(self._resend(ready))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resend(self, entries: list[OutboxEntry]) -> None:
         games: dict[int, list[OutboxEntry]] = defaultdict(list)
         for entry in entries:
             games[entry.game_id].append(entry)
-        replies: list[Reply] = []
+        log.info("sending again %d outbox entries of %d games", len(entries), len(games))
         for game_id, pending in games.items():
-            try:
-                replies.extend(await self._resent(game_id, pending))
-            except Exception:
-                self._internal("cannot send again the outbox of game %s", game_id)
-        if replies:
-            log.info("sending again %d replies of %d stored turns", len(replies), len(games))
+            key = ChannelRef(pending[0].platform, pending[0].channel_id).key
+            async with self._lock(key):  # the views are drawn as no command is changing them
+                try:
+                    replies = await self._resent(game_id, pending)
+                except Exception:
+                    self._internal("cannot send again the outbox of game %s", game_id)
+                    continue
             await self._send(replies)
-        return len(entries)
 
     async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
         """One game's unconfirmed entries as replies: its news lines as stored, then its

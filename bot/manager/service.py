@@ -50,6 +50,7 @@ from storage import (
     GameRepository,
     LobbyRepository,
     MatchRepository,
+    OutboxEntry,
     SettingsRepository,
     StatsRepository,
 )
@@ -100,6 +101,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, OutboxRoom):
         self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
         self._confirming: asyncio.Task[None] | None = None
         self._pruned_at = 0.0
+        self._unsent: list[OutboxEntry] = []  # read at start-up, sent once an outbox is set
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -110,6 +112,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, OutboxRoom):
             self._routes[platform] = outbox
         elif outbox not in self._broadcast:
             self._broadcast.append(outbox)
+        self._start_resend()
         if self._pending:
             try:
                 loop = asyncio.get_running_loop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC
 from typing import Any
@@ -24,7 +25,7 @@ class StoreRoom:
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer, and reopen every
         stored lobby; then send again what stored turns announced and no platform confirmed
-        (``OutboxRoom._resend_pending``). Returns the count of games and lobbies."""
+        (``OutboxRoom._load_unconfirmed``). Returns the count of games and lobbies."""
         if not self.shared:
             log.info(
                 "deadline leases are off (%s): run one bot process on this database",
@@ -40,7 +41,7 @@ class StoreRoom:
             self.tables[table.channel.key] = table
             self._arm_timers(table)
         count = len(stored) + await self._resume_lobbies()
-        await self._resend_pending()
+        await self._load_unconfirmed()
         return count
 
     async def _resume_lobbies(self) -> int:
@@ -112,6 +113,10 @@ class StoreRoom:
     async def close(self) -> None:
         for table in self.tables.values():
             self._cancel_timers(table)
+        tasks = list(self._tasks)  # sending again or flushing kept replies: their entries stay
+        for task in tasks:  # unconfirmed, so the next start sends them
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.flush_confirmed()
 
     # ----- restart -------------------------------------------------------------------------
