@@ -13,6 +13,11 @@ Commands (one JSON object a line):
   does the same for the next Discord request on that path (event ``discord_held``);
 - ``{"cmd": "discord_slash", "path": "help"}``: ``/rummikub help`` arrives over the gateway;
   event ``discord_answered`` once the bot has answered it;
+- ``{"cmd": "hold_sends"}``: from now on every Telegram call that sends, edits or deletes a
+  message waits (event ``held`` at the first); ``{"cmd": "drop_held"}`` answers them 502
+  without doing them (their sender was killed meanwhile) and ends the holding;
+- ``{"cmd": "messages"}``: event ``messages`` with the bot's messages now in the group and in
+  the user's private chat (id, visible text, button labels, edits);
 - ``{"cmd": "report"}``: event ``report`` with what the fakes saw.
 
 Events without a command: ``telegram_polling`` (the first getUpdates), ``discord_identified``,
@@ -36,6 +41,7 @@ from tests.fakes.telegram_api import FakeTelegram
 
 GROUP = -100777
 USER = 4242
+SENDS = ("send", "edit", "delete")  # the Bot API methods that change what a chat shows
 
 
 _emitting = threading.Lock()
@@ -55,6 +61,8 @@ class HeldTelegram(FakeTelegram):
         self.hold_method: str | None = None
         self.gate = asyncio.Event()
         self.polling = False
+        self.holding_sends = False
+        self.dropped = asyncio.Event()
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
@@ -65,7 +73,23 @@ class HeldTelegram(FakeTelegram):
             self.hold_method = None
             emit("held", method=method)
             await self.gate.wait()
+        if self.holding_sends and method.startswith(SENDS):
+            emit("held", method=method)
+            await self.dropped.wait()
+            body = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+            return web.json_response(body, status=502)
         return await super()._dispatch(request)
+
+    def shown(self, chat_id: int) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": m.message_id,
+                "text": m.text or "",
+                "buttons": [b["text"] for b in m.buttons],
+                "edits": m.edits,
+            }
+            for m in self.chat_messages(chat_id)
+        ]
 
 
 class GatewayDiscord(FakeDiscord):
@@ -211,6 +235,13 @@ async def serve(telegram_token: str) -> None:
                 telegram.hold_method = command["method"]
             elif name == "discord_hold":
                 discord.hold_prefix = command["prefix"]
+            elif name == "hold_sends":
+                telegram.holding_sends = True
+            elif name == "drop_held":
+                telegram.holding_sends = False
+                telegram.dropped.set()
+            elif name == "messages":
+                emit("messages", group=telegram.shown(GROUP), private=telegram.shown(USER))
             elif name == "release":
                 telegram.gate.set()
                 discord.gate.set()
