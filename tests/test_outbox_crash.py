@@ -165,3 +165,105 @@ def test_a_turn_stored_before_a_sigkill_is_shown_everywhere_after_the_restart(
     [panel] = with_button(now["private"], "Done")
     tiles = " ".join(str(tile) for tile in game.draft(seat).rack)
     assert all(code in panel["text"] for code in tiles.split()), (tiles, panel["text"])
+
+
+def discord_messages(apis: Fakes) -> dict[str, Any]:
+    apis.send("discord_messages")
+    return apis.expect("discord_messages")
+
+
+def discord_until(apis: Fakes, test: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT
+    seen = discord_messages(apis)
+    while not test(seen):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never saw {what}; Discord shows:\n{json.dumps(seen, indent=1)}")
+        time.sleep(0.2)
+        seen = discord_messages(apis)
+    return seen
+
+
+def table_of(seen: dict[str, Any]) -> dict[str, Any] | None:
+    tables = with_button(seen["channel"], "My rack")
+    return tables[-1] if tables else None
+
+
+def stored_version(db: Path) -> int:
+    with sqlite3.connect(db) as connection:
+        row = connection.execute("SELECT version FROM game WHERE finished_at IS NULL").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_discord_turn_stored_before_a_sigkill_is_shown_after_the_restart(
+    tmp_path: Path, apis: Fakes
+) -> None:
+    db = tmp_path / "bot.db"
+    bot, log = start_bot(tmp_path, apis)
+    try:
+        apis.expect("discord_identified")
+        apis.send("discord_slash", path="start")
+        discord_until(apis, lambda s: bool(with_button(s["channel"], "Deal")), "the lobby")
+        apis.send("discord_slash", path="addbot")
+        discord_until(apis, lambda s: bool(said(s["channel"], "AI")), "the AI seat")
+        apis.send("discord_slash", path="deal")
+
+        def bo_to_play(seen: dict[str, Any]) -> bool:
+            table = table_of(seen)
+            return table is not None and "Bo to play" in table["text"]
+
+        before = discord_until(apis, bo_to_play, "Bo's turn")
+        table = table_of(before)
+        assert table is not None
+        version = stored_version(db)
+        drew_before = len(said(before["channel"], "Bo drew a tile"))
+
+        apis.send("discord_hold_sends")
+        apis.send("discord_slash", path="draw")
+        apis.expect("discord_held")  # the answer waits; the turn is stored before it
+        deadline = time.monotonic() + WAIT
+        while stored_version(db) == version:
+            assert time.monotonic() < deadline, "the turn was never stored"
+            time.sleep(0.05)
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(WAIT)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+    apis.send("discord_drop_held")
+    log.rest()
+    game, names, killed_version, unsent = stored_game(db)
+    assert unsent > 0, "nothing was left to send: the kill came too late"
+    assert len(said(discord_messages(apis)["channel"], "Bo drew a tile")) == drew_before
+
+    bot, log = start_bot(tmp_path, apis)
+    try:
+        discord_until(
+            apis,
+            lambda s: len(said(s["channel"], "Bo drew a tile")) == drew_before + 1,
+            "the stored turn's news after the restart",
+        )
+        deadline = time.monotonic() + WAIT
+        while stored_game(db)[3] > 0:
+            assert time.monotonic() < deadline, "the outbox was not emptied"
+            time.sleep(0.2)
+        now = discord_messages(apis)
+    finally:
+        bot.send_signal(signal.SIGTERM)
+        code = bot.wait(WAIT)
+    output = log.rest()
+    assert code == 0, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
+
+    game, names, final_version, _ = stored_game(db)
+    assert final_version == killed_version
+    presenter = Presenter(images=False)
+    shown = table_of(now)
+    assert shown is not None and shown["id"] == table["id"] and shown["edits"] > table["edits"]
+    untimed = re.sub(r" · [\d:]+ left", "", shown["text"])
+    for line in presenter.table_text(game, names, None).splitlines():
+        assert line.strip() in untimed, (line, shown["text"])
+    seat = names.index("Bo")
+    rack = presenter.rack_line(game, seat, "color")
+    assert said(now["dms"], rack), (rack, now["dms"])
+    assert len(said(now["channel"], "Bo drew a tile")) == drew_before + 1
