@@ -120,8 +120,10 @@ class GameRepository:
         draft: Sequence[str] = (),
         match_id: int | None = None,
         game_index: int | None = None,
+        announce: Sequence[dict[str, Any]] = (),
     ) -> StoredGame:
-        """Store a new game. Raises ChannelBusyError if the channel has an unfinished game."""
+        """Store a new game. Raises ChannelBusyError if the channel has an unfinished game.
+        ``announce``: the deal's outbox entries, stored with it (as for ``save_turn``)."""
         if not _SEED_MIN <= seed <= _SEED_MAX:
             raise ValueError(f"Seed {seed} does not fit in 64 signed bits.")
         _check_deadline(deadline)
@@ -149,6 +151,8 @@ class GameRepository:
                 await session.flush()
                 assert row.id is not None
                 _add_action_rows(session, row.id, 0, actions)
+                if announce:
+                    outbox.add_entries(session, row.id, row.version, announce)
                 await session.flush()
         except IntegrityError as exc:
             if await self.load_active(platform, channel_id, with_actions=False) is not None:

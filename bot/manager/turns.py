@@ -66,6 +66,20 @@ class TurnRoom:
         table.selection, table.target = [], None
         table.saved_actions = 0
         deadline = self._next_deadline(table)
+        table.deadline = deadline
+        lang = table.lang
+        starter = table.seats[game.starter].name
+        text = t(
+            lang, "dealt", number=table.match.game_number, games=table.match.games, starter=starter
+        )
+        # The deal's replies are stored with the new game (its outbox), like a turn's.
+        items: list[Reply | Later] = [self._public(table, text)]
+        for seat, info in enumerate(table.seats):
+            if info.player is not None:
+                items.append(view("rack", info.player, partial(self._rack_reply, table, seat)))
+        human_first = table.seats[game.current].ai is None
+        if human_first:
+            items.extend(self._human_turn(table))
         stored = await self.games.create(
             platform=table.channel.platform,
             channel_id=table.channel.chat_id,
@@ -77,20 +91,15 @@ class TurnRoom:
             deadline=_dt(deadline),
             match_id=table.match_id,
             game_index=len(table.match.results),
+            announce=announcements(items),
         )
         table.game_id = stored.id
         table.version = stored.version
-        table.deadline = deadline
-        lang = table.lang
-        starter = table.seats[game.starter].name
-        text = t(
-            lang, "dealt", number=table.match.game_number, games=table.match.games, starter=starter
-        )
-        replies = [self._public(table, text)]
-        for seat, info in enumerate(table.seats):
-            if info.player is not None:
-                replies.append(await self._rack_reply(table, seat))
-        replies.extend(await self._begin_turn(table))
+        replies = keyed(stored.id, stored.version, await drawn(items))
+        if human_first:
+            self._arm_timers(table)
+        else:
+            replies.extend(await self._begin_turn(table))
         return replies
 
     async def _begin_turn(self, table: LiveTable) -> list[Reply]:

@@ -129,3 +129,24 @@ async def test_the_end_of_a_match_is_sent_again_after_a_restart(tmp_path: Path) 
         assert final.text == next(r for r in replies if r.slot == "table").text
     finally:
         await fresh.close()
+
+
+async def test_a_restart_right_after_the_deal_sends_the_deal_and_every_rack(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.db"
+    h = await Harness.open(path)
+    await h.say(ANN, "start")
+    await h.say(BOB, "join")
+    await h.manager.delivered(keys(h.sent))
+    await h.manager.flush_confirmed()
+    dealt = await h.say(ANN, "deal")  # the game is stored; nothing reaches a platform
+    assert [r for r in dealt if r.delivers] == [r for r in dealt if r.slot != "lobby"]
+    fresh = await restarted(h, path)
+    try:
+        assert "dealt" in fresh.sent[0].text.lower()
+        racks = {r.private_to.user_id for r in fresh.sent if r.slot == "rack" and r.private_to}
+        assert racks == {ANN.user_id, BOB.user_id}
+        assert any(r.slot == "panel" for r in fresh.sent)
+    finally:
+        await fresh.close()

@@ -90,3 +90,12 @@ async def test_old_delivered_and_long_undeliverable_entries_are_pruned(db: Datab
     assert [e.key for e in await db.outbox.pending()] == [second.key, _third.key]
     assert await db.outbox.prune(now=utcnow() + timedelta(days=3)) == 2
     assert await db.outbox.pending() == []
+
+
+async def test_a_new_games_deal_is_stored_with_it(db: Database) -> None:
+    game = await new_game(db, announce=[{"text": "Dealt."}, {"slot": "rack", "to": "u1"}])
+    pending = await db.outbox.pending()
+    assert [(e.key, e.payload) for e in pending] == [
+        (outbox_key(game.id, game.version, 0), {"text": "Dealt."}),
+        (outbox_key(game.id, game.version, 1), {"slot": "rack", "to": "u1"}),
+    ]
