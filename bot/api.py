@@ -3,7 +3,9 @@
 Identities are plain data; everything the bot says is a typed ``Reply`` that each adapter knows
 how to send. Adapters turn platform events into ``GameService.handle`` calls (command text, or a
 button's ``command``) and send back what it returns; replies caused by timers and AI turns arrive
-through the outbox callback the adapter registers.
+through the outbox callback the adapter registers. A reply that a stored turn announced carries
+its outbox keys (``Reply.delivers``); the adapter confirms them with ``confirm_delivery`` once
+the platform accepted the message, and what is never confirmed is sent again after a restart.
 """
 
 from __future__ import annotations
