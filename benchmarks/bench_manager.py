@@ -5,8 +5,10 @@
 Each game is a channel with two simulated people who type commands (a set found on their rack,
 then ``done``; otherwise ``draw``). Commands run concurrently through one ``GameManager`` on a
 SQLite file, the way adapters call it. Prints commands per second, p50/p99 latency per command
-without and with rendering, and memory per active game. The reference figure in the same run is
-the latency of a bare SQLite turn save, the floor every committed turn pays. A first phase runs
+without and with rendering, and memory per active game. Replies are confirmed delivered after
+each command, as adapters do (the outbox's UPDATE runs in the background). The reference
+figure in the same run is the latency of a bare SQLite turn save, the floor every committed
+turn pays. A first phase runs
 flat out (no think time) to find the throughput ceiling; the paced phases model people who
 read and think before each command (exponential, mean ``--think`` seconds).
 """
@@ -24,7 +26,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bot.api import ChannelRef, PlayerRef
+from bot.api import ChannelRef, PlayerRef, confirm_delivery
 from bot.manager import GameManager
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
@@ -57,10 +59,12 @@ async def one_game(
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))  # a person reading and thinking
         start = time.perf_counter()
-        await manager.handle(player, channel, text)
+        replies = await manager.handle(player, channel, text)
         elapsed = time.perf_counter() - start
         latencies.append(elapsed)
         BY_VERB.setdefault(text.split()[0], []).append(elapsed)
+        # as an adapter does once the platform took them (written in the background)
+        await confirm_delivery(manager, replies)
 
     await say(a, "start threshold=0")
     await say(b, "join")

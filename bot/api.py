@@ -3,11 +3,14 @@
 Identities are plain data; everything the bot says is a typed ``Reply`` that each adapter knows
 how to send. Adapters turn platform events into ``GameService.handle`` calls (command text, or a
 button's ``command``) and send back what it returns; replies caused by timers and AI turns arrive
-through the outbox callback the adapter registers.
+through the outbox callback the adapter registers. A reply that a stored turn announced carries
+its outbox keys (``Reply.delivers``); the adapter confirms them with ``confirm_delivery`` once
+the platform accepted the message, and what is never confirmed is sent again after a restart.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -95,7 +98,9 @@ class Reply:
 
     ``private_to`` set means only that player may see it (DM, ephemeral, private chat);
     ``slot`` names a message the adapter should edit in place when it can ("table", "lobby",
-    "panel", "rack"), ``None`` means a new message.
+    "panel", "rack"), ``None`` means a new message. ``delivers`` are the stored outbox entries
+    this message carries: once the platform accepted it, the adapter passes them to
+    ``confirm_delivery`` (a message that merges several replies confirms all of theirs).
     """
 
     channel: ChannelRef
@@ -107,6 +112,7 @@ class Reply:
     slot: str | None = None
     mentions: tuple[PlayerRef, ...] = field(default=())
     files: tuple[File, ...] = ()
+    delivers: tuple[str, ...] = ()
 
     @property
     def is_private(self) -> bool:
@@ -138,6 +144,24 @@ class GameService(Protocol):
     def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
         """Register where replies caused by timers and AI turns are sent (per platform)."""
         ...
+
+    async def delivered(self, keys: Sequence[str]) -> None:
+        """The platform accepted the messages carrying these outbox entries (``Reply.delivers``):
+        they are not sent again after a restart. Cheap; the write happens in the background."""
+        ...
+
+
+async def confirm_delivery(service: object, replies: Sequence[Reply]) -> None:
+    """Tell ``service`` that ``replies`` reached their platform (a service without
+    ``delivered``, such as a test double, keeps no outbox). Never raises."""
+    keys = [key for reply in replies for key in reply.delivers]
+    delivered = getattr(service, "delivered", None)
+    if not keys or delivered is None:
+        return
+    try:
+        await delivered(keys)
+    except Exception:  # the entries are sent again after a restart: at least once
+        logging.getLogger(__name__).exception("could not confirm %d outbox entries", len(keys))
 
 
 def opens_new_lobby(service: object, channel: ChannelRef, text: str) -> bool:

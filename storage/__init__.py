@@ -11,6 +11,7 @@ from storage.errors import ChannelBusyError, ConflictError, NotFoundError, Stora
 from storage.games import GameRepository
 from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
+from storage.outbox import OutboxEntry, OutboxRepository, outbox_key
 from storage.players import PlayerLanguage, PlayerLanguageRepository
 from storage.records import (
     ChannelSettings,
@@ -38,6 +39,8 @@ __all__ = [
     "MatchGameResult",
     "MatchRepository",
     "NotFoundError",
+    "OutboxEntry",
+    "OutboxRepository",
     "PlayerLanguage",
     "PlayerLanguageRepository",
     "PlayerRecord",
@@ -49,5 +52,6 @@ __all__ = [
     "StoredGame",
     "StoredMatch",
     "normalize_url",
+    "outbox_key",
     "resolve_url",
 ]

@@ -24,6 +24,7 @@ from storage import migrate
 from storage.errors import StorageError
 from storage.games import GameRepository
 from storage.matches import MatchRepository
+from storage.outbox import OutboxRepository
 from storage.settings import SettingsRepository
 from storage.stats import StatsRepository
 
@@ -95,6 +96,7 @@ class Database:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = asyncio.Lock()
         self.games = GameRepository(self)
+        self.outbox = OutboxRepository(self)
         self.matches = MatchRepository(self)
         self.settings = SettingsRepository(self)
         self.stats = StatsRepository(self)

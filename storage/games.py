@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import col, select
 
-from storage import matches, stats
+from storage import matches, outbox, stats
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
 from storage.models import GameActionRow, GameRow, MatchRow, utcnow
 from storage.records import Seat, StoredGame
@@ -87,6 +87,7 @@ class _Write:
         self.row = row
         self.first_new_seq = row.action_count
         self.new_actions: list[str] = []
+        self.outbox: list[dict[str, Any]] = []
 
     def append(self, actions: Sequence[str]) -> None:
         self.new_actions.extend(str(a) for a in actions)
@@ -119,8 +120,10 @@ class GameRepository:
         draft: Sequence[str] = (),
         match_id: int | None = None,
         game_index: int | None = None,
+        announce: Sequence[dict[str, Any]] = (),
     ) -> StoredGame:
-        """Store a new game. Raises ChannelBusyError if the channel has an unfinished game."""
+        """Store a new game. Raises ChannelBusyError if the channel has an unfinished game.
+        ``announce``: the deal's outbox entries, stored with it (as for ``save_turn``)."""
         if not _SEED_MIN <= seed <= _SEED_MAX:
             raise ValueError(f"Seed {seed} does not fit in 64 signed bits.")
         _check_deadline(deadline)
@@ -148,6 +151,8 @@ class GameRepository:
                 await session.flush()
                 assert row.id is not None
                 _add_action_rows(session, row.id, 0, actions)
+                if announce:
+                    outbox.add_entries(session, row.id, row.version, announce)
                 await session.flush()
         except IntegrityError as exc:
             if await self.load_active(platform, channel_id, with_actions=False) is not None:
@@ -240,16 +245,20 @@ class GameRepository:
         status: str | None = None,
         seats: Sequence[Seat] | None = None,
         setup: str | None = None,
+        announce: Sequence[dict[str, Any]] = (),
     ) -> int:
         """Store a committed turn; when this returns, the turn is durable. Returns the version.
 
         ``new_actions`` are the actions since the last save; they are appended to the log.
         ``seats`` (a seat changed hands) replaces the game's seats and, for a game of a match,
         the match roster in the same transaction; ``setup`` replaces the setup text.
+        ``announce`` are the turn's outbox entries (JSON payloads), stored in the same
+        transaction under the returned version (``storage.outbox``).
         """
         _check_deadline(deadline)
         async with self._write(game_id, expected_version) as write:
             row = write.row
+            write.outbox.extend(announce)
             row.snapshot = snapshot
             write.append(new_actions)
             row.draft = list(draft)
@@ -303,16 +312,18 @@ class GameRepository:
         result: dict[str, Any] | None = None,
         scores: Sequence[int] | None = None,
         winner: int | None = None,
+        announce: Sequence[dict[str, Any]] = (),
     ) -> int:
         """End a game, in one transaction with everything that depends on it.
 
         With ``scores`` (one per seat, seat order) and ``winner`` (a seat index or None), the
         channel's player statistics are updated for human seats and, if the game belongs to a
         match, the match records the result (and ends after its last planned game). Without
-        scores (a cancelled game) only the game is closed.
+        scores (a cancelled game) only the game is closed. ``announce``: as for ``save_turn``.
         """
         async with self._write(game_id, expected_version) as write:
             session, row = write.session, write.row
+            write.outbox.extend(announce)
             seats = [Seat.from_json(s) for s in row.seats]
             if scores is not None and len(scores) != len(seats):
                 raise ValueError(
@@ -377,4 +388,6 @@ class GameRepository:
                     "another writer saved it first."
                 ) from exc
             _add_action_rows(session, game_id, write.first_new_seq, write.new_actions)
+            if write.outbox:  # written as the version just stored, in the same transaction
+                outbox.add_entries(session, game_id, write.row.version, write.outbox)
             await session.flush()

@@ -268,3 +268,28 @@ class PlayerLanguageRow(StorageModel, table=True):
     language: str = Field(default="", max_length=16)
     client: str = Field(default="", max_length=16)
     updated_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+class OutboxRow(StorageModel, table=True):
+    """One announcement (or one view to refresh) that a stored turn causes, written in the
+    turn's own transaction and marked delivered once the platform accepted it, so a process
+    killed between the two sends it again after its restart.
+
+    The key is the game, the version the turn was stored as, and the entry's place among the
+    turn's messages. ``payload`` is JSON: a text announcement (``text``, ``to``, ``mentions``,
+    ``buttons``), or ``{"slot": ..., "to": ...}`` for a table, rack or panel message, which is
+    state and re-rendered from the stored game when it is sent again (no image bytes here).
+    """
+
+    __tablename__: ClassVar[str] = "outbox"
+
+    game_id: int = Field(
+        sa_column=Column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    )
+    version: int = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    delivered_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+    __table_args__ = (Index(None, "delivered_at", "created_at"),)

@@ -9,7 +9,8 @@ Replies are neutral data (``bot.api.Reply``); a rack only ever goes privately to
 The manager is one class put together from rooms, each owning one part of the stored game:
 ``service`` (the front door: ``handle``, locks, errors, outboxes), ``lobby`` (seats and
 settings before the deal, rematches), ``turns`` (turn flow, deadlines, AI moves, the draft),
-``views`` (game state as ``Reply`` objects) and ``store`` (memory rebuilt from storage);
+``views`` (game state as ``Reply`` objects), ``store`` (memory rebuilt from storage) and
+``outbox`` (a stored turn's announcements, confirmed when delivered, re-sent after a restart);
 ``state`` holds the live table and its stored description.
 """
 

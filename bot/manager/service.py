@@ -24,6 +24,7 @@ from bot.commands import (
 from bot.i18n import LANGUAGES, say, t
 from bot.manager.languages import LanguageRoom
 from bot.manager.lobby import LobbyRoom
+from bot.manager.outbox import OutboxRoom
 from bot.manager.state import (
     MAX_COMMAND,
     MAX_PENDING,
@@ -50,6 +51,7 @@ from storage import (
     GameRepository,
     LobbyRepository,
     MatchRepository,
+    OutboxEntry,
     PlayerLanguage,
     PlayerLanguageRepository,
     SettingsRepository,
@@ -57,7 +59,7 @@ from storage import (
 )
 
 
-class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom):
+class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, OutboxRoom):
     """Implements ``bot.api.GameService`` for every adapter."""
 
     def __init__(
@@ -101,6 +103,10 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom):
         self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
         self._tasks: set[asyncio.Task[None]] = set()
         self._server_channels: dict[str, ServerChannels] = {}
+        self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
+        self._confirming: asyncio.Task[None] | None = None
+        self._pruned_at = 0.0
+        self._unsent: list[OutboxEntry] = []  # read at start-up, sent once an outbox is set
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -111,6 +117,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom):
             self._routes[platform] = outbox
         elif outbox not in self._broadcast:
             self._broadcast.append(outbox)
+        self._start_resend()
         if self._pending:
             try:
                 loop = asyncio.get_running_loop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC
 from typing import Any
@@ -23,7 +24,8 @@ class StoreRoom:
 
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer, and reopen every
-        stored lobby. Returns the count of games and lobbies."""
+        stored lobby; then send again what stored turns announced and no platform confirmed
+        (``OutboxRoom._load_unconfirmed``). Returns the count of games and lobbies."""
         if not self.shared:
             log.info(
                 "deadline leases are off (%s): run one bot process on this database",
@@ -38,7 +40,9 @@ class StoreRoom:
                 continue
             self.tables[table.channel.key] = table
             self._arm_timers(table)
-        return len(stored) + await self._resume_lobbies()
+        count = len(stored) + await self._resume_lobbies()
+        await self._load_unconfirmed()
+        return count
 
     async def _resume_lobbies(self) -> int:
         """Reopen every stored lobby whose channel has no game; forget the stale ones."""
@@ -109,6 +113,11 @@ class StoreRoom:
     async def close(self) -> None:
         for table in self.tables.values():
             self._cancel_timers(table)
+        tasks = list(self._tasks)  # sending again or flushing kept replies: their entries stay
+        for task in tasks:  # unconfirmed, so the next start sends them
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.flush_confirmed()
 
     # ----- restart -------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import datetime
+from functools import partial
 
 from bot.api import Button, PlayerRef, Reply
 from bot.commands import (
@@ -12,6 +13,7 @@ from bot.commands import (
     usage,
 )
 from bot.i18n import duration, say, t
+from bot.manager.outbox import Later, announcements, drawn, keyed, view
 from bot.manager.state import (
     DEFAULT_AI,
     CommandErrorAsRule,
@@ -64,6 +66,20 @@ class TurnRoom:
         table.selection, table.target = [], None
         table.saved_actions = 0
         deadline = self._next_deadline(table)
+        table.deadline = deadline
+        lang = table.lang
+        starter = table.seats[game.starter].name
+        text = t(
+            lang, "dealt", number=table.match.game_number, games=table.match.games, starter=starter
+        )
+        # The deal's replies are stored with the new game (its outbox), like a turn's.
+        items: list[Reply | Later] = [self._public(table, text)]
+        for seat, info in enumerate(table.seats):
+            if info.player is not None:
+                items.append(view("rack", info.player, partial(self._rack_reply, table, seat)))
+        human_first = table.seats[game.current].ai is None
+        if human_first:
+            items.extend(self._human_turn(table))
         stored = await self.games.create(
             platform=table.channel.platform,
             channel_id=table.channel.chat_id,
@@ -75,20 +91,15 @@ class TurnRoom:
             deadline=_dt(deadline),
             match_id=table.match_id,
             game_index=len(table.match.results),
+            announce=announcements(items),
         )
         table.game_id = stored.id
         table.version = stored.version
-        table.deadline = deadline
-        lang = table.lang
-        starter = table.seats[game.starter].name
-        text = t(
-            lang, "dealt", number=table.match.game_number, games=table.match.games, starter=starter
-        )
-        replies = [self._public(table, text)]
-        for seat, info in enumerate(table.seats):
-            if info.player is not None:
-                replies.append(await self._rack_reply(table, seat))
-        replies.extend(await self._begin_turn(table))
+        replies = keyed(stored.id, stored.version, await drawn(items))
+        if human_first:
+            self._arm_timers(table)
+        else:
+            replies.extend(await self._begin_turn(table))
         return replies
 
     async def _begin_turn(self, table: LiveTable) -> list[Reply]:
@@ -101,8 +112,15 @@ class TurnRoom:
             self._cancel_timers(table)
             return await self._run_ai_turns(table)
         self._arm_timers(table)
-        replies = [await self._table_reply(table)]
+        return await drawn(self._human_turn(table))
+
+    def _human_turn(self, table: LiveTable) -> list[Reply | Later]:
+        """What a human's turn begins with: the table, the call, and their panel."""
+        game = table.game
+        assert game is not None
+        seat = table.seats[game.current]
         assert seat.player is not None
+        replies: list[Reply | Later] = [view("table", None, partial(self._table_reply, table))]
         replies.append(
             self._public(
                 table,
@@ -115,7 +133,7 @@ class TurnRoom:
                 mentions=(seat.player,),
             )
         )
-        replies.append(await self._panel_reply(table, game.current))
+        replies.append(view("panel", seat.player, partial(self._panel_reply, table, game.current)))
         return replies
 
     def _arm_timers(self, table: LiveTable) -> None:
@@ -241,9 +259,11 @@ class TurnRoom:
         return await self._after_turn(table, outcome)
 
     async def _after_turn(self, table: LiveTable, outcome: TurnOutcome) -> list[Reply]:
-        """Persist the finished turn (with the next deadline, or the result), then announce it
-        and start the next turn. A failure to store leaves memory ahead of storage; the
-        caller's catch-all reloads the stored game."""
+        """Persist the finished turn (with the next deadline, or the result) together with
+        what it announces (the outbox: its news lines, and which views to refresh), then
+        start the next turn. The replies are drawn before the save, from memory, so that the
+        save can store them; each carries its outbox key (``Reply.delivers``). A failure to
+        store leaves memory ahead of storage; the caller's catch-all reloads the stored game."""
         game = table.game
         assert game is not None and table.game_id is not None
         self._cancel_timers(table)
@@ -253,9 +273,18 @@ class TurnRoom:
         seats_before = [s.stored(i) for i, s in enumerate(table.seats)]
         away = self._note_missed(table, outcome)
         seats_now = [s.stored(i) for i, s in enumerate(table.seats)]
+        items: list[Reply | Later] = [self._public(table, self._outcome_text(table, outcome))]
+        if away is not None:
+            items.append(away)
+        mover = table.seats[outcome.seat]
+        if mover.player is not None:
+            items.append(view("rack", mover.player, partial(self._rack_reply, table, outcome.seat)))
+        human_next = False
         if game.finished:
             assert game.result is not None
             result = game.result
+            table.deadline = None
+            items.extend(self._game_over(table))
             table.version = await self.games.finish(
                 table.game_id,
                 expected_version=table.version,
@@ -264,10 +293,14 @@ class TurnRoom:
                 result={"text": result.to_text()},
                 scores=list(result.scores),
                 winner=result.winner,
+                announce=announcements(items),
             )
-            table.deadline = None
         else:
             deadline = self._next_deadline(table)
+            table.deadline = deadline
+            human_next = table.seats[game.current].ai is None
+            if human_next:
+                items.extend(self._human_turn(table))
             table.version = await self.games.save_turn(
                 table.game_id,
                 expected_version=table.version,
@@ -277,19 +310,16 @@ class TurnRoom:
                 draft=[],
                 turn=game.turn,
                 seats=seats_now if seats_now != seats_before else None,
+                announce=announcements(items),
             )
-            table.deadline = deadline
         table.saved_actions = len(game.log)
-        replies = [self._public(table, self._outcome_text(table, outcome))]
-        if away is not None:
-            replies.append(away)
-        mover = table.seats[outcome.seat]
-        if mover.player is not None:
-            replies.append(await self._rack_reply(table, outcome.seat))
+        replies = keyed(table.game_id, table.version, await drawn(items))
         if game.finished:
-            replies.extend(await self._game_over(table))
-            return replies
-        replies.extend(await self._begin_turn(table))
+            replies.extend(await self._after_game(table))
+        elif human_next:
+            self._arm_timers(table)
+        else:
+            replies.extend(await self._begin_turn(table))
         return replies
 
     def _outcome_text(self, table: LiveTable, outcome: TurnOutcome) -> str:
@@ -304,7 +334,8 @@ class TurnRoom:
             return t(lang, "passed", name=name)
         return t(lang, "timeout_draw" if outcome.timed_out else "drew", name=name)
 
-    async def _game_over(self, table: LiveTable) -> list[Reply]:
+    def _game_over(self, table: LiveTable) -> list[Reply | Later]:
+        """The end of a game as the channel sees it (the match records the result)."""
         game, match = table.game, table.match
         assert game is not None and game.result is not None and match is not None
         result = game.result
@@ -313,23 +344,29 @@ class TurnRoom:
         key = "game_over_out" if result.reason is EndReason.OUT else "game_over_blocked"
         scores = ", ".join(f"{table.seats[i].name} {s:+d}" for i, s in enumerate(result.scores))
         match.record(result)
-        lines = [t(lang, key, name=winner), t(lang, "scores", scores=scores)]
-        replies = [await self._table_reply(table)]
-        standings = await self._standings_reply(table, "\n".join(lines))
-        replies.append(standings)
+        head = "\n".join([t(lang, key, name=winner), t(lang, "scores", scores=scores)])
+        replies: list[Reply | Later] = [view("table", None, partial(self._table_reply, table))]
+        standings = {"text": head + "\n" + self._standings_text(table)}  # the picture is not kept
+        replies.append(Later(standings, partial(self._standings_reply, table, head)))
         if match.finished:
             names = " & ".join(table.seats[s].name for s in match.winners())
             rematch = (Button(t(lang, "button_rematch"), "rematch", "success"),)
             replies.append(
                 self._public(table, t(lang, "match_over", names=names), buttons=(rematch,))
             )
-            self.tables.pop(table.channel.key, None)
             return replies
         replies.append(
             self._public(table, t(lang, "match_next", number=match.game_number, games=match.games))
         )
-        replies.extend(await self._new_game(table))
         return replies
+
+    async def _after_game(self, table: LiveTable) -> list[Reply]:
+        """Once a game's end is stored: the match's next game, or the table closes."""
+        assert table.match is not None
+        if table.match.finished:
+            self.tables.pop(table.channel.key, None)
+            return []
+        return await self._new_game(table)
 
     async def _run_ai_turns(self, table: LiveTable) -> list[Reply]:
         """The AI seat to move plays its turn, then the game goes on (another AI seat plays

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.api import ChannelRef, PlayerRef, Reply
+from bot.api import ChannelRef, PlayerRef, Reply, confirm_delivery
 from bot.commands import CommandError, parse_command
 from bot.i18n import duration, t
 from bot.manager import GameManager
@@ -48,6 +48,7 @@ class TerminalAdapter:
         self.show([reply])
         self.out.write(PROMPT)
         self.out.flush()
+        await confirm_delivery(self.manager, [reply])  # on screen: not to be sent again
 
     def show(self, replies: Sequence[Reply]) -> None:
         for reply in replies:
@@ -92,6 +93,7 @@ class TerminalAdapter:
         self._said_privately = None  # a new command: whatever it answers is shown
         replies = await self.manager.handle(self.player, self.channel, text, admin=True)
         self.show(replies)
+        await confirm_delivery(self.manager, replies)
         return replies
 
     @property

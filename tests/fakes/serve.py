@@ -13,6 +13,16 @@ Commands (one JSON object a line):
   does the same for the next Discord request on that path (event ``discord_held``);
 - ``{"cmd": "discord_slash", "path": "help"}``: ``/rummikub help`` arrives over the gateway;
   event ``discord_answered`` once the bot has answered it;
+- ``{"cmd": "hold_sends"}``: from now on every Telegram call that sends, edits or deletes a
+  message waits (event ``held`` at the first); ``{"cmd": "drop_held"}`` answers them 502
+  without doing them (their sender was killed meanwhile) and ends the holding;
+- ``{"cmd": "discord_hold_sends"}`` / ``{"cmd": "discord_drop_held"}``: the same for every
+  Discord request that is not a read or an interaction's acknowledgement (event
+  ``discord_held``);
+- ``{"cmd": "discord_messages"}``: event ``discord_messages`` with the bot's messages now in
+  the channel and in the member's DMs (id, words, button labels, edits);
+- ``{"cmd": "messages"}``: event ``messages`` with the bot's messages now in the group and in
+  the user's private chat (id, visible text, button labels, edits);
 - ``{"cmd": "report"}``: event ``report`` with what the fakes saw.
 
 Events without a command: ``telegram_polling`` (the first getUpdates), ``discord_identified``,
@@ -31,11 +41,19 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord, Member, _respond, snowflake
+from tests.fakes.discord_api import (
+    DiscordHarness,
+    FakeDiscord,
+    FakeMessage,
+    Member,
+    _respond,
+    snowflake,
+)
 from tests.fakes.telegram_api import FakeTelegram
 
 GROUP = -100777
 USER = 4242
+SENDS = ("send", "edit", "delete")  # the Bot API methods that change what a chat shows
 
 
 _emitting = threading.Lock()
@@ -55,6 +73,8 @@ class HeldTelegram(FakeTelegram):
         self.hold_method: str | None = None
         self.gate = asyncio.Event()
         self.polling = False
+        self.holding_sends = False
+        self.dropped = asyncio.Event()
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
@@ -65,7 +85,23 @@ class HeldTelegram(FakeTelegram):
             self.hold_method = None
             emit("held", method=method)
             await self.gate.wait()
+        if self.holding_sends and method.startswith(SENDS):
+            emit("held", method=method)
+            await self.dropped.wait()
+            body = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+            return web.json_response(body, status=502)
         return await super()._dispatch(request)
+
+    def shown(self, chat_id: int) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": m.message_id,
+                "text": m.text or "",
+                "buttons": [b["text"] for b in m.buttons],
+                "edits": m.edits,
+            }
+            for m in self.chat_messages(chat_id)
+        ]
 
 
 class GatewayDiscord(FakeDiscord):
@@ -78,6 +114,8 @@ class GatewayDiscord(FakeDiscord):
         super().__init__()
         self.hold_prefix: str | None = None
         self.gate = threading.Event()
+        self.holding_sends = False
+        self.dropped = threading.Event()
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
@@ -85,7 +123,23 @@ class GatewayDiscord(FakeDiscord):
             self.hold_prefix = None
             emit("discord_held", path=path)
             await asyncio.get_running_loop().run_in_executor(None, self.gate.wait)
+        if self.holding_sends and request.method != "GET" and not path.startswith("/interactions/"):
+            emit("discord_held", path=path)
+            await asyncio.get_running_loop().run_in_executor(None, self.dropped.wait)
+            return _respond({"message": "Bad Gateway", "code": 0}, status=502)
         return await super()._dispatch(request)
+
+    def shown(self, messages: list[FakeMessage]) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": m.id,
+                "text": m.text,
+                "buttons": [b.get("label") for b in m.buttons()],
+                "edits": len(m.versions) - 1,
+            }
+            for m in sorted(messages, key=lambda m: m.id)
+            if m.author.id == self.bot_user.id and not m.deleted
+        ]
 
     def _route(self, method: str, path: str, request: web.Request) -> web.StreamResponse:
         if method == "GET" and path == "/gateway/bot":
@@ -211,6 +265,25 @@ async def serve(telegram_token: str) -> None:
                 telegram.hold_method = command["method"]
             elif name == "discord_hold":
                 discord.hold_prefix = command["prefix"]
+            elif name == "hold_sends":
+                telegram.holding_sends = True
+            elif name == "drop_held":
+                telegram.holding_sends = False
+                telegram.dropped.set()
+            elif name == "discord_hold_sends":
+                discord.holding_sends = True
+            elif name == "discord_drop_held":
+                discord.holding_sends = False
+                discord.dropped.set()
+            elif name == "discord_messages":
+                emit(
+                    "discord_messages",
+                    channel=discord.shown(discord.channel_messages(harness.channel_id)),
+                    dms=discord.shown(discord.dms_to(member.id)),
+                    member=member.id,
+                )
+            elif name == "messages":
+                emit("messages", group=telegram.shown(GROUP), private=telegram.shown(USER))
             elif name == "release":
                 telegram.gate.set()
                 discord.gate.set()

@@ -39,6 +39,7 @@ from bot.api import (
     PlayerRef,
     Reply,
     Select,
+    confirm_delivery,
     opens_new_lobby,
     split_text,
 )
@@ -471,14 +472,18 @@ class ReplySender:
     dm_closed: dict[str, float] = field(default_factory=dict)
     told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
     language: Callable[[ChannelRef], Awaitable[str]] | None = None
+    service: object | None = None  # told which outbox entries reached Discord
 
     async def deliver(self, replies: Sequence[Reply], ctx: Invocation | None = None) -> None:
+        """Send each reply; one that Discord accepted confirms its outbox entries."""
         for reply in replies:
             try:
                 if reply.private_to is None:
-                    await self._public(reply, ctx)
+                    sent = await self._public(reply, ctx)
                 else:
-                    await self._private(reply, ctx)
+                    sent = await self._private(reply, ctx)
+                if sent and reply.delivers:
+                    await confirm_delivery(self.service, [reply])
             except Exception as error:  # one bad reply must not stop the others or the game
                 if isinstance(error, discord.HTTPException):
                     log.error("could not deliver a reply to %s: %s", reply.channel.key, error)
@@ -499,12 +504,12 @@ class ReplySender:
 
     # public -----------------------------------------------------------------------------------
 
-    async def _public(self, reply: Reply, ctx: Invocation | None) -> None:
+    async def _public(self, reply: Reply, ctx: Invocation | None) -> bool:
+        """Post or edit a public reply; whether it was shown."""
         rendered = render(reply)
         chan = reply.channel.chat_id
         if reply.slot is None:
-            await self._post(rendered, chan, ctx)
-            return
+            return await self._post(rendered, chan, ctx) is not None
         if ctx is not None and ctx.opens_lobby and reply.slot == "lobby":
             # A new lobby goes at the bottom of the channel, however many messages up the last
             # one is; the table of the game it deals will be a new message too.
@@ -531,7 +536,7 @@ class ReplySender:
             )
             await self._remember(chan, reply.slot, edited.id)
             ctx.posted_public = True
-            return
+            return True
         if known is not None:
             partial = self.bot.get_partial_messageable(int(chan)).get_partial_message(known)
             try:
@@ -543,12 +548,13 @@ class ReplySender:
                 )
                 if ctx is not None:
                     ctx.posted_public = True
-                return
+                return True
             except discord.NotFound:  # deleted by someone: post it again
                 await self._forget(chan, reply.slot)
         message_id = await self._post(rendered, chan, ctx, single=True)
         if message_id is not None:
             await self._remember(chan, reply.slot, message_id)
+        return message_id is not None
 
     async def _slot_id(self, chan: str, slot: str, owner: str = "") -> int | None:
         """The id of the message showing a slot: from memory, else from the database."""
@@ -626,12 +632,13 @@ class ReplySender:
 
     # private ----------------------------------------------------------------------------------
 
-    async def _private(self, reply: Reply, ctx: Invocation | None) -> None:
+    async def _private(self, reply: Reply, ctx: Invocation | None) -> bool:
+        """Show a private reply to its player (DM or ephemeral); whether they got it."""
         target = reply.private_to
         assert target is not None
         if target.platform != PLATFORM:
             log.error("dropping a private reply for %s: not a Discord user", target.key)
-            return
+            return False
         is_invoker = ctx is not None and target.same_person(ctx.player)
         # Racks go by DM (a lasting copy) unless asked for here or updated in place.
         if (
@@ -640,12 +647,14 @@ class ReplySender:
             and (reply.slot != "rack" or ctx.asked_for_rack or ctx.clicked_same_private(reply))
         ):
             await self._ephemeral(reply, ctx)
-            return
+            return True
         if await self._dm(reply, target):
-            return
+            return True
+        shown = ctx is not None and is_invoker
         if ctx is not None and is_invoker:
             await self._ephemeral(reply, ctx)
         await self._tell_dm_closed(target, reply.channel)
+        return shown
 
     async def _ephemeral(self, reply: Reply, ctx: Invocation) -> None:
         rendered = render(reply)
@@ -794,7 +803,7 @@ class RummikubCog(
         super().__init__()
         self.bot = bot
         self.service = service
-        self.sender = ReplySender(bot, language=self._language, store=messages)
+        self.sender = ReplySender(bot, language=self._language, store=messages, service=service)
         service.set_outbox(self.sender.outbox, platform=PLATFORM)
         self._guild_of: dict[str, int] = {}  # channel id -> its guild, as interactions tell
         set_channels = getattr(service, "set_server_channels", None)

@@ -53,7 +53,15 @@ from telegram.ext import (
 )
 from telegram.helpers import create_deep_linked_url
 
-from bot.api import ChannelRef, GameService, Image, PlayerRef, Reply, opens_new_lobby
+from bot.api import (
+    ChannelRef,
+    GameService,
+    Image,
+    PlayerRef,
+    Reply,
+    confirm_delivery,
+    opens_new_lobby,
+)
 from bot.commands import MINE, CommandError, parse_command
 from bot.i18n import channel_language, locale_language, t
 from bot.i18n import menus as i18n_menus
@@ -850,11 +858,15 @@ class TelegramAdapter:
         self.state.put("slot", legacy, record)
 
     async def _run_items(self, destination: int, items: list[QueueItem], job: Job) -> None:
+        """Run one send (which may carry several queued replies, merged) and, once Telegram
+        accepted it, confirm the outbox entries of every reply it carried."""
         try:
             result = await job()
         except Exception:
             log.exception("Telegram: sending to %s failed", destination)
             result = False
+        if result is True:
+            await confirm_delivery(self.service, [i.reply for i in items if i.reply is not None])
         for item in items:
             if not item.future.done():
                 item.future.set_result(result)

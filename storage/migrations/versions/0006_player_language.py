@@ -1,7 +1,7 @@
 """Player language: the language a person chose for their private messages, and their client's.
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0004"  # made beside 0005 (outbox) on another branch: re-chain onto it on merge
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

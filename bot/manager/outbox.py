@@ -1,0 +1,213 @@
+"""The outbox room: a stored turn's announcements, confirmed once a platform accepted them,
+and sent again (with the views refreshed) after a restart.
+
+A turn is saved together with one outbox entry per reply it causes (``storage.outbox``): a
+news line is stored as its text; a table, rack or panel message only by its slot, since it is
+state and is drawn afresh from the stored game when it has to be sent again. The replies that
+go out carry their keys (``Reply.delivers``); adapters confirm them through ``delivered`` once
+the platform accepted the message, and the confirmations are written in the background, many
+in one UPDATE. ``resume()`` sends every entry still unconfirmed: the news lines as stored, and
+for each game with any, its table, every player's rack and the current player's panel as the
+stored game shows them now (edited in place by the adapters' stored message ids).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.api import Button, ChannelRef, PlayerRef, Reply
+from bot.manager.state import LiveTable, log
+from storage import OutboxEntry, outbox_key
+
+PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while running
+
+
+@dataclass(frozen=True, slots=True)
+class Later:
+    """A reply drawn only once its turn is stored (a view: pictures take time, and a failure
+    to draw one must not undo the turn), with its outbox payload known before."""
+
+    payload: dict[str, Any]
+    make: Callable[[], Awaitable[Reply]]
+
+
+def view(slot: str, to: PlayerRef | None, make: Callable[[], Awaitable[Reply]]) -> Later:
+    return Later({"slot": slot, "to": to.user_id if to else None}, make)
+
+
+async def drawn(items: Sequence[Reply | Later]) -> list[Reply]:
+    return [item if isinstance(item, Reply) else await item.make() for item in items]
+
+
+def announcements(replies: Sequence[Reply | Later]) -> list[dict[str, Any]]:
+    """The outbox payloads of a turn's replies (no image bytes: views are re-drawn)."""
+    payloads: list[dict[str, Any]] = []
+    for reply in replies:
+        if isinstance(reply, Later):
+            payloads.append(reply.payload)
+            continue
+        to = reply.private_to
+        if reply.slot is not None:
+            payloads.append({"slot": reply.slot, "to": to.user_id if to else None})
+            continue
+        payload: dict[str, Any] = {"text": reply.text}
+        if to is not None:
+            payload["to"] = [to.user_id, to.display_name]
+        if reply.mentions:
+            payload["mentions"] = [[p.user_id, p.display_name] for p in reply.mentions]
+        if reply.buttons:
+            payload["buttons"] = [
+                [[b.label, b.command, b.style] for b in row] for row in reply.buttons
+            ]
+        payloads.append(payload)
+    return payloads
+
+
+def keyed(game_id: int, version: int, replies: Sequence[Reply]) -> list[Reply]:
+    """The replies, each carrying the key of its entry (as ``announcements`` wrote them)."""
+    return [
+        replace(reply, delivers=(outbox_key(game_id, version, seq),))
+        for seq, reply in enumerate(replies)
+    ]
+
+
+def news_reply(entry: OutboxEntry) -> Reply:
+    """A stored news line as the reply to send again."""
+    payload = entry.payload
+    platform = entry.platform
+
+    def person(pair: Sequence[str]) -> PlayerRef:
+        return PlayerRef(platform, str(pair[0]), str(pair[1]))
+
+    to = payload.get("to")
+    return Reply(
+        ChannelRef(platform, entry.channel_id),
+        str(payload.get("text", "")),
+        private_to=person(to) if to else None,
+        mentions=tuple(person(p) for p in payload.get("mentions", ())),
+        buttons=tuple(
+            tuple(Button(str(b[0]), str(b[1]), str(b[2])) for b in row)
+            for row in payload.get("buttons", ())
+        ),
+        delivers=(entry.key,),
+    )
+
+
+class OutboxRoom:
+    """Delivery confirmations and re-sending.
+
+    A part of :class:`bot.manager.GameManager`; it works on the manager's state."""
+
+    _confirmed: set[str]
+    _confirming: asyncio.Task[None] | None
+    _pruned_at: float
+
+    async def delivered(self, keys: Sequence[str]) -> None:
+        """The platform accepted the messages carrying these outbox entries: they are marked
+        delivered in the background (a crash before that only sends them once more)."""
+        self._confirmed.update(keys)
+        if self._confirming is None or self._confirming.done():
+            self._confirming = asyncio.get_running_loop().create_task(self._write_confirmed())
+
+    async def _write_confirmed(self) -> None:
+        while self._confirmed:
+            batch = sorted(self._confirmed)
+            self._confirmed.difference_update(batch)
+            try:
+                await self.db.outbox.mark_delivered(batch)
+                if time.monotonic() - self._pruned_at > PRUNE_EVERY:
+                    self._pruned_at = time.monotonic()
+                    await self.db.outbox.prune()
+            except Exception:  # not lost: they are sent again after a restart
+                log.warning("could not mark %d outbox entries delivered", len(batch), exc_info=True)
+
+    async def flush_confirmed(self) -> None:
+        """Wait until every confirmation so far is written (at shutdown)."""
+        while self._confirming is not None and not self._confirming.done():
+            await asyncio.shield(self._confirming)
+
+    async def _load_unconfirmed(self) -> int:
+        """At start-up: read what stored turns announced and no platform confirmed (the
+        process died in between). It is sent once its platform's outbox is registered
+        (``_start_resend``); a manager that never gets one (a check, a test) draws nothing.
+        Old delivered entries are pruned. The count of entries."""
+        try:
+            await self.db.outbox.prune()
+            self._pruned_at = time.monotonic()
+            entries = await self.db.outbox.pending()
+        except Exception:
+            self._internal("cannot read the outbox")
+            return 0
+        self._unsent.extend(entries)
+        self._start_resend()
+        return len(entries)
+
+    def _start_resend(self) -> None:
+        """Send again the unconfirmed entries of every platform that has an outbox now."""
+        ready = [e for e in self._unsent if e.platform in self._routes or self._broadcast]
+        if not ready:
+            return
+        self._unsent = [e for e in self._unsent if e not in ready]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop yet: kept for the next registration
+            self._unsent.extend(ready)
+            return
+        task = loop.create_task(self._resend(ready))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resend(self, entries: list[OutboxEntry]) -> None:
+        games: dict[int, list[OutboxEntry]] = defaultdict(list)
+        for entry in entries:
+            games[entry.game_id].append(entry)
+        log.info("sending again %d outbox entries of %d games", len(entries), len(games))
+        for game_id, pending in games.items():
+            key = ChannelRef(pending[0].platform, pending[0].channel_id).key
+            async with self._lock(key):  # the views are drawn as no command is changing them
+                try:
+                    replies = await self._resent(game_id, pending)
+                except Exception:
+                    self._internal("cannot send again the outbox of game %s", game_id)
+                    continue
+            await self._send(replies)
+
+    async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
+        """One game's unconfirmed entries as replies: its news lines as stored, then its
+        views drawn from the stored game, each carrying the keys of the entries it stands for."""
+        news = [news_reply(e) for e in pending if "slot" not in e.payload]
+        views = [e for e in pending if "slot" in e.payload]
+        first = pending[0]
+        table = self.tables.get(ChannelRef(first.platform, first.channel_id).key)
+        if table is None or table.game_id != game_id:  # a game that ended since
+            if not views:
+                return news
+            table = await self._table_from_record(await self.games.load(game_id))
+        return news + await self._views(table, views)
+
+    async def _views(self, table: LiveTable, views: list[OutboxEntry]) -> list[Reply]:
+        """The table, every player's rack and the current player's panel of ``table`` now,
+        confirming ``views`` (a view for a seat no longer shown goes with the table)."""
+        game = table.game
+        assert game is not None
+        shown: list[tuple[str, str | None, Reply]] = [
+            ("table", None, await self._table_reply(table))
+        ]
+        for seat, info in enumerate(table.seats):
+            if info.player is not None:
+                shown.append(("rack", info.player.user_id, await self._rack_reply(table, seat)))
+        current = table.current_seat
+        if not game.finished and current is not None and current.player is not None:
+            reply = await self._panel_reply(table, game.current)
+            shown.append(("panel", current.player.user_id, reply))
+        keys: dict[int, list[str]] = defaultdict(list)
+        for entry in views:
+            slot, to = entry.payload.get("slot"), entry.payload.get("to")
+            index = next((i for i, (s, o, _) in enumerate(shown) if (s, o) == (slot, to)), 0)
+            keys[index].append(entry.key)
+        return [replace(reply, delivers=tuple(keys[i])) for i, (_, _, reply) in enumerate(shown)]
