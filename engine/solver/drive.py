@@ -51,6 +51,7 @@ def _direction(
     defer: bool = True,
     banned: dict[int, int] | None = None,
     witnesses: dict[int, frozenset[int]] | None = None,
+    mates: dict[int, frozenset[int]] | None = None,
 ) -> Direction:
     back: dict[int, Tile] | None = None
     if mirrored:
@@ -69,6 +70,7 @@ def _direction(
         defer=defer,
         banned=banned,
         witnesses=witnesses,
+        mates=mates,
     )
     _useless(model)
     return Direction(list(table), list(optional), list(required), Search(model), back)
@@ -87,8 +89,9 @@ def _optimum(
     defer: bool = True,
     banned: dict[int, int] | None = None,
     witnesses: dict[int, frozenset[int]] | None = None,
+    mates: dict[int, frozenset[int]] | None = None,
     empty_ok: bool = False,
-) -> tuple[int, Direction] | None:
+) -> Found | None:
     """The optimum score and the search that found it (``_finish`` builds the sets holding
     ``table`` plus the placed rack tiles); None when no rack tile can be played.
 
@@ -109,6 +112,7 @@ def _optimum(
         "defer": defer,
         "banned": banned,
         "witnesses": witnesses,
+        "mates": mates,
     }
     if opening:
         way = _direction(table, optional, required, mirrored=False, **options)  # type: ignore[arg-type]
@@ -188,7 +192,7 @@ def _placed_deferred(way: Direction) -> bool:
     return _attach(sets, search.leftover, avoid)
 
 
-def _found(way: Direction, score: int, empty_ok: bool = False) -> tuple[int, Direction] | None:
+def _found(way: Direction, score: int, empty_ok: bool = False) -> Found | None:
     if score == _NEG or (score <= 0 and not way.required and not empty_ok):
         return None
     return Found(score, way)

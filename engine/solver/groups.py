@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from engine.solver.model import GroupPart, GroupPlan, Locked
 
 _PLAIN: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
-_LOCKED_OK: dict[tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]], bool] = {}
+_LOCKED_OK: dict[tuple[tuple[int, ...], tuple[int, ...], int, tuple[object, ...]], bool] = {}
 
 
 def _plain_feasible(g: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
@@ -68,7 +68,9 @@ def _plan_groups(
             for nl in range(min(len(locked), 4 - reals), -1, -1):
                 for lk in itertools.combinations(locked, nl):
                     if not all(
-                        info[j].reals & set(colours) and info[j].banned not in colours for j in lk
+                        (info[j].reals & set(colours) or info[j].mates & set(lk))
+                        and info[j].banned not in colours
+                        for j in lk
                     ):
                         continue
                     for nf in range(min(jokers, 4 - reals - nl), -1, -1):

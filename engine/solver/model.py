@@ -5,7 +5,7 @@ found optimum)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from engine.melds import Meld, MeldKind
@@ -97,6 +97,9 @@ class Locked:
     number: int
     reals: frozenset[int]  # runs: numbers of the original real tiles; groups: their colours
     banned: int = -1  # groups: a colour its final group may not hold (its replacement's), or -1
+    # Groups: locked jokers (by ident) whose place a retrieval fills with a tile of this joker's
+    # original set; in one group with this joker they witness it (``_plan_groups``).
+    mates: frozenset[int] = frozenset()
 
 
 _WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
@@ -138,6 +141,7 @@ class Model:
         defer: bool = True,
         banned: dict[int, int] | None = None,
         witnesses: dict[int, frozenset[int]] | None = None,
+        mates: dict[int, frozenset[int]] | None = None,
     ) -> None:
         self.must = must = [[0] * 15 for _ in range(4)]
         self.opt = opt = [[0] * 15 for _ in range(4)]
@@ -163,6 +167,13 @@ class Model:
                     c = cid[id(tile.color)] - 1
                     must[c][tile.number] += 1
                     table_count[c][tile.number] += 1
+        if mates:
+            ident_of = {id(lk.tile): lk.ident for lk in self.locked}
+            for lk in self.locked:
+                found = mates.get(id(lk.tile))
+                if found and lk.kind is MeldKind.GROUP:
+                    idents = frozenset(ident_of[j] for j in found if j in ident_of)
+                    self.locked[lk.ident] = replace(lk, mates=idents)
         self.free_jokers = 0
         self.must_jokers = 0
         self.required_reals = False
@@ -286,6 +297,8 @@ class Trial(NamedTuple):
     credit: int
     banned: dict[int, int]  # id of a freed group joker -> its replacement's colour index
     witnesses: dict[int, frozenset[int]]  # id of a joker in a set that lost a tile -> its reals
+    # id of a table joker -> ids of the freed jokers whose replacement comes from its set
+    mates: dict[int, frozenset[int]]
 
 
 _STAND_IN_COPY = 1000  # copies of the placeholder jokers (a box holds at most 4 jokers)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import cast
+from typing import NamedTuple, cast
 
 from engine.melds import Meld, MeldKind
+from engine.rules import joker_problem
 from engine.solver.drive import _finish, _optimum, _settle
 from engine.solver.model import (
     _CID,
-    _NEG,
     _STAND_IN_COPY,
     Take,
     Trial,
@@ -56,24 +56,35 @@ def _trials(
 ) -> list[Trial]:
     """Every way of taking back some of the table jokers with tiles that are there: each freed
     joker's replacement face, the tile from another set when the table has one (that is never
-    worse than the rack's copy: the two can trade places), else from the rack."""
+    worse than the rack's copy: the two can trade places), else from the rack. With two or more
+    freed jokers, also the way that takes each replacement from another freed joker's group
+    where it can: there it witnesses that joker too when both end in one group (``mates``)."""
     jokers = _joker_faces(table)
     choices: list[list[Face | None]] = [[None, *faces] for _, _, faces in jokers]
     trials: list[Trial] = []
     for combo in itertools.product(*choices):
         if all(face is None for face in combo):
             continue
-        used: set[int] = set()
-        takes: list[Take] = []
-        for (index, joker, _), face in zip(jokers, combo, strict=True):
-            if face is None:
-                continue
-            take = _replacement(table, optional, required, index, joker, face, used)
-            if take is None:
-                break
-            takes.append(take)
-        else:
-            trials.append(_trial(table, optional, required, tuple(takes), objective))
+        freed = frozenset(
+            index
+            for (index, _, _), face in zip(jokers, combo, strict=True)
+            if face is not None and table[index].kind is MeldKind.GROUP
+        )
+        ways: list[tuple[Take, ...]] = []
+        for prefer in (frozenset(), freed) if len(freed) > 1 else (frozenset(),):
+            used: set[int] = set()
+            takes: list[Take] = []
+            for (index, joker, _), face in zip(jokers, combo, strict=True):
+                if face is None:
+                    continue
+                take = _replacement(table, optional, required, index, joker, face, used, prefer)
+                if take is None:
+                    break
+                takes.append(take)
+            else:
+                if tuple(takes) not in ways:
+                    ways.append(tuple(takes))
+        trials.extend(_trial(table, optional, required, way, objective) for way in ways)
     # Most jokers freed first: usually the best, and a good score early lets the others stop
     # at their bounds sooner.
     trials.sort(key=lambda trial: -len(trial.takes))
@@ -88,14 +99,15 @@ def _replacement(
     joker: Tile,
     face: Face,
     used: set[int],
+    prefer: frozenset[int] = frozenset(),
 ) -> Take | None:
-    """A tile of ``face`` not yet used: from a set without jokers first, then any other set,
-    then the rack (required tiles first)."""
+    """A tile of ``face`` not yet used: from a set in ``prefer`` first, then a set without
+    jokers, then any other set, then the rack (required tiles first)."""
     candidates: list[tuple[int, int, Tile]] = []
     for home, meld in enumerate(table):
         if home == index:
             continue
-        rank = 1 if meld.jokers else 0
+        rank = -1 if home in prefer else 1 if meld.jokers else 0
         for tile in meld.tiles:
             if tile.color is face.color and tile.number == face.number and id(tile) not in used:
                 candidates.append((rank, home, tile))
@@ -149,7 +161,19 @@ def _trial(
             if take.home >= 0
             for joker in table[take.home].jokers
         },
+        _mates(table, takes),
     )
+
+
+def _mates(table: Sequence[Meld], takes: Sequence[Take]) -> dict[int, frozenset[int]]:
+    """Per table joker in a group, the freed jokers whose replacement tile comes from its set
+    (that tile, in the freed joker's place, witnesses it when both end in one group)."""
+    out: dict[int, set[int]] = {}
+    for take in takes:
+        if take.home >= 0 and table[take.home].kind is MeldKind.GROUP:
+            for joker in table[take.home].jokers:
+                out.setdefault(id(joker), set()).add(id(take.joker))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _reals_of(meld: Meld) -> frozenset[int]:
@@ -167,24 +191,20 @@ def _retrieve(
     have: int | None,
     minimal_change: bool,
     origin: dict[int, int],
+    ceiling: int,
 ) -> list[Meld] | None:
     """The best table that takes back table jokers, if it beats ``have`` (the score without
-    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise."""
+    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise. Once a
+    retrieval reaches ``ceiling`` (the optimum with the table jokers roaming) no other can do
+    better."""
     objective = cast(str, options["objective"])
     joker_score = _tile_score(Tile.joker(), objective)
     trials = _trials(table, optional, required, objective)
     if not trials:
         return None
-    # With several trials, an upper bound first: the same table with every table joker free to
-    # go anywhere (but staying on the table) allows every legal turn. If even that cannot beat
-    # ``have``, no retrieval can; once a retrieval reaches it, no other can do better. (It
-    # costs about what one trial does, so a single trial goes without it.)
-    ceiling = _NEG if len(trials) == 1 else _ceiling(table, optional, required, options, have)
-    if ceiling is None:
-        return None
     best: list[Meld] | None = None
     for trial in trials:
-        if have is not None and have >= ceiling > _NEG:
+        if have is not None and have >= ceiling:
             break
         freed = len(trial.stand_ins)
         if required:
@@ -192,7 +212,12 @@ def _retrieve(
         else:
             need = 1 if have is None else have + 1
             target = need - trial.credit + freed * joker_score
-        here = {**options, "banned": trial.banned, "witnesses": trial.witnesses}
+        here = {
+            **options,
+            "banned": trial.banned,
+            "witnesses": trial.witnesses,
+            "mates": trial.mates,
+        }
         found = _optimum(trial.table, trial.optional, trial.required, target=target, **here)  # type: ignore[arg-type]
         if found is None:
             continue
@@ -222,26 +247,45 @@ def _retrieve(
     return best
 
 
-def _ceiling(
+class Roam(NamedTuple):
+    """The optimum with every table joker free to go anywhere on the table (an upper bound on
+    every legal turn, as a score of rack tiles) and its table, if the engine's joker rule
+    accepts it with some order of the table jokers (then it is the optimum); else None."""
+
+    ceiling: int
+    table: list[Meld] | None
+
+
+def _roam(
     table: Sequence[Meld],
     optional: Sequence[Tile],
     required: Sequence[Tile],
     options: dict[str, object],
-    have: int | None,
-) -> int | None:
-    """The best score with every table joker free (None: not even that beats ``have``)."""
+    origin: dict[int, int],
+) -> Roam | None:
+    """One search with the table jokers roaming; None when even that places no rack tile."""
     joker_score = _tile_score(Tile.joker(), cast(str, options["objective"]))
     loose = []
     for meld in table:
         reals = tuple(t for t in meld.tiles if t.color is not None)
         loose.append(Meld(reals, tuple(t.face for t in reals), meld.kind))
     table_jokers = [t for m in table for t in m.jokers]
-    need = 1 if have is None else have + 1
-    roam = _optimum(
-        loose,
-        optional,
-        [*required, *table_jokers],
-        target=None if required else need + len(table_jokers) * joker_score,
-        **options,  # type: ignore[arg-type]
-    )
-    return None if roam is None else roam[0] - len(table_jokers) * joker_score
+    found = _optimum(loose, optional, [*required, *table_jokers], **options)  # type: ignore[arg-type]
+    if found is None:
+        return None
+    ceiling = found.score - len(table_jokers) * joker_score
+    if ceiling <= 0 and not required:
+        return None
+    melds = _finish(found.way, loose)
+    # The search does not tell the table jokers apart: try each order of them in its places.
+    for order in itertools.islice(itertools.permutations(table_jokers), 24):
+        swap = {id(a): b for a, b in zip(table_jokers, order, strict=True)}
+        final = [
+            Meld(tuple(swap.get(id(t), t) for t in m.tiles), m.faces, m.kind)
+            if any(id(t) in swap for t in m.tiles)
+            else m
+            for m in melds
+        ]
+        if joker_problem(table, final, melded_before=True) is None:
+            return Roam(ceiling, _order(table, final, origin))
+    return Roam(ceiling, None)

@@ -269,12 +269,15 @@ class Search:
                 # joker it is: the answer is kept for the process.
                 locked = list(self.locked_at[n])
                 info = self.m.locked
-                masks = tuple(
+                masks: tuple[object, ...] = tuple(
                     sorted(
                         sum(1 << c for c in info[j].reals) | ((info[j].banned + 1) << 4)
                         for j in locked
                     )
                 )
+                if any(info[j].mates for j in locked):
+                    # Which joker witnesses which matters: key by the jokers themselves.
+                    masks = (*masks, *((j, tuple(sorted(info[j].mates))) for j in locked))
                 shared = (g, rest, jokers, masks)
                 ok = _LOCKED_OK.get(shared)
                 if ok is None:

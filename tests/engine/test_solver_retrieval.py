@@ -180,6 +180,12 @@ FOUND = [
     ("K10 B10 J=10 / K7 B7 R7", "R8 K8 O10 O10", "value"),
     ("J=R2 R3 R4 R5 / O5 O6 O7 O8", "R2 K10 R13", "tiles"),
     ("K6 B6 R6 / K4 O4 R4 J=B4 / J=R1 R2 R3", "B3 R1 O13 K1", "value"),
+    # One set of real tiles replaces both jokers: O9 from the second group in for the first
+    # joker is also the second joker's original tile (it witnesses that joker: ``mates``).
+    ("K9 B9 J=9 / O9 R9 J=9", "B8 K10 R1 R11 K11", "value"),
+    # The same, with both freed jokers in one new run (J B8 J B10 B11): the first joker's K10
+    # must come from the second joker's group, not from the joker-free K10 K11 K12.
+    ("B10 O10 R10 J=K10 / K10 B10 J=10 / K10 K11 K12", "B11 B8 R13", "value"),
 ]
 
 
@@ -195,20 +201,3 @@ def test_positions_the_oracle_found_reach_its_optimum(
         assert solution_score(solution, objective) == best
         assert solution is not None
         _commit(game.copy(), solution)
-
-
-# Known gaps (docs/solver.md, "The new set"): two table jokers where one set of real tiles
-# replaces both, or both freed jokers go into one new run.
-GAPS = [
-    ("K9 B9 J=9 / O9 R9 J=9", "B8 K10 R1 R11 K11", "value"),
-    ("B10 O10 R10 J=K10 / K10 B10 J=10 / K10 K11 K12", "B11 B8 R13", "value"),
-]
-
-
-@pytest.mark.xfail(strict=True, reason="known gap of the retrieval search, see docs/solver.md")
-@pytest.mark.parametrize(("table", "rack", "objective"), GAPS)
-def test_known_gaps_short_of_the_oracle(table: str, rack: str, objective: str) -> None:
-    game = position([rack], table, melded=[True])
-    solution = solve(game.table, game.players[0].rack, objective=objective)
-    best, _ = best_turn(game.table, game.players[0].rack, objective)
-    assert solution_score(solution, objective) == best
