@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld
 from engine.rules import joker_problem
-from engine.solver.drive import _GC_PAUSE, Found, _finish, _optimum, _settle
+from engine.solver.drive import _GC_PAUSE, _finish, _optimum, _settle
 from engine.solver.model import OBJECTIVES, Solution, _placed_score
 from engine.solver.rebuild import _metrics, _order, _tile_key
-from engine.solver.retrieval import Roam, _retrieve, _roam
+from engine.solver.retrieval import _retrieve
 from engine.tiles import (
     Tile,
     tiles_text,
@@ -90,25 +90,7 @@ def _solve(
     base: list[Meld] = [] if opening else list(table)
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
     final: list[Meld] | None = None
-    roam: Roam | None = None
-    found: Found | None = None
-    jokers = not opening and any(m.jokers for m in table)
-    every = _placed_score(optional, {}, objective)
-    if jokers:
-        # With table jokers: first ask whether every rack tile goes down with them in place
-        # (that search prunes almost everything); if not, the search with them roaming gives an
-        # upper bound on every legal turn, and the answer itself when the joker rule accepts
-        # its table.
-        if not required:
-            found = _optimum(base, optional, required, target=every, **options)  # type: ignore[arg-type]
-        if found is None:
-            roam = _roam(table, optional, required, options, origin)
-            if roam is None:
-                return None
-            if roam.table is not None and not minimal_change:
-                return _solution(table, roam.table, origin, objective, opening)
-    if found is None:
-        found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
+    found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
     if found is not None:
         score, way = found
         melds = _settle(base, optional, required, options, score, way, minimal_change, set())
@@ -127,37 +109,15 @@ def _solve(
                     if again is None
                     else _order(table, [*fixed, *_finish(again[1], rest)], origin)
                 )
-    if (
-        jokers
-        and roam is None
-        and (final is None or _placed_score(final, origin, objective) < every)
-    ):
-        # Every rack tile went down, but not on a table the joker rule accepts (two table
-        # jokers leaning on one real tile): the kept-whole table above may place fewer.
-        roam = _roam(table, optional, required, options, origin)
-    if roam is not None:
+    if not opening and any(m.jokers for m in table):
+        rack_tiles = [*required, *optional]
         have = None if final is None else _placed_score(final, origin, objective)
-        if have is None or (not required and have < roam.ceiling):
-            taken = _retrieve(
-                table, optional, required, options, have, minimal_change, origin, roam.ceiling
-            )
+        if have is None or (not required and have < _placed_score(rack_tiles, {}, objective)):
+            taken = _retrieve(table, optional, required, options, have, minimal_change, origin)
             if taken is not None:
                 final = taken
-                have = _placed_score(final, origin, objective)
-            if roam.table is not None and (have is None or (not required and have < roam.ceiling)):
-                final = roam.table
     if final is None:
         return None
-    return _solution(table, final, origin, objective, opening)
-
-
-def _solution(
-    table: Sequence[Meld],
-    final: list[Meld],
-    origin: dict[int, int],
-    objective: str,
-    opening: bool,
-) -> Solution:
     placed = sorted((t for m in final for t in m.tiles if id(t) not in origin), key=_tile_key)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)

@@ -128,12 +128,13 @@ def _optimum(
             before = way.search.nodes
             way.search.limit = before + step
             try:
-                score = way.search.run(target)
+                score: int | None = way.search.run(target)
             except OutOfBudget:
+                score = None
+            if cap is not None:
+                cap[0] -= way.search.nodes - before
+            if score is None:
                 continue
-            finally:
-                if cap is not None:
-                    cap[0] -= way.search.nodes - before
             found = _found(way, score, empty_ok)
             if found is not None and way.search.m.defer and not _placed_deferred(way):
                 options["defer"] = False

@@ -13,6 +13,7 @@ from engine.rules import joker_problem
 from engine.solver.drive import _finish, _optimum, _settle
 from engine.solver.model import (
     _CID,
+    _NEG,
     _STAND_IN_COPY,
     Take,
     Trial,
@@ -191,20 +192,32 @@ def _retrieve(
     have: int | None,
     minimal_change: bool,
     origin: dict[int, int],
-    ceiling: int,
 ) -> list[Meld] | None:
     """The best table that takes back table jokers, if it beats ``have`` (the score without
-    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise. Once a
-    retrieval reaches ``ceiling`` (the optimum with the table jokers roaming) no other can do
-    better."""
+    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise."""
     objective = cast(str, options["objective"])
     joker_score = _tile_score(Tile.joker(), objective)
     trials = _trials(table, optional, required, objective)
     if not trials:
         return None
+    # With several trials, an upper bound first: the search with every table joker free to go
+    # anywhere (but staying on the table) allows every legal turn. If even that cannot beat
+    # ``have``, no retrieval can; once a retrieval reaches it, no other can do better; and when
+    # the joker rule accepts its own table (with some order of the table jokers), that table is
+    # the optimum and no trial runs. (It can cost several trials' nodes, as two free jokers
+    # leave no rack tile out of the bound, so a single trial goes without it.)
+    ceiling = _NEG
+    roam: Roam | None = None
+    if len(trials) > 1:
+        roam = _roam(table, optional, required, options, origin, have)
+        if roam is None:
+            return None
+        if roam.table is not None and not minimal_change:
+            return roam.table
+        ceiling = roam.ceiling
     best: list[Meld] | None = None
     for trial in trials:
-        if have is not None and have >= ceiling:
+        if have is not None and have >= ceiling > _NEG:
             break
         freed = len(trial.stand_ins)
         if required:
@@ -244,6 +257,8 @@ def _retrieve(
         best, have = _order(table, final, origin), gained
         if required:
             break
+    if roam is not None and roam.table is not None and (have is None or have < roam.ceiling):
+        return roam.table  # (with ``minimal_change``, when no settled trial reached the bound)
     return best
 
 
@@ -262,19 +277,24 @@ def _roam(
     required: Sequence[Tile],
     options: dict[str, object],
     origin: dict[int, int],
+    have: int | None,
 ) -> Roam | None:
-    """One search with the table jokers roaming; None when even that places no rack tile."""
+    """One search with the table jokers roaming, aimed at beating ``have`` (the best with
+    them in place; None: no play); None when even that does not beat it, so no retrieval can.
+    It is exact when it does, so a table the joker rule accepts is then the optimum."""
     joker_score = _tile_score(Tile.joker(), cast(str, options["objective"]))
     loose = []
     for meld in table:
         reals = tuple(t for t in meld.tiles if t.color is not None)
         loose.append(Meld(reals, tuple(t.face for t in reals), meld.kind))
     table_jokers = [t for m in table for t in m.jokers]
-    found = _optimum(loose, optional, [*required, *table_jokers], **options)  # type: ignore[arg-type]
+    need = 1 if have is None else have + 1
+    target = None if required else need + len(table_jokers) * joker_score
+    found = _optimum(loose, optional, [*required, *table_jokers], target=target, **options)  # type: ignore[arg-type]
     if found is None:
         return None
     ceiling = found.score - len(table_jokers) * joker_score
-    if ceiling <= 0 and not required:
+    if ceiling < need and not required:
         return None
     melds = _finish(found.way, loose)
     # The search does not tell the table jokers apart: try each order of them in its places.
