@@ -31,8 +31,18 @@ from __future__ import annotations
 from engine.solver.api import auto_arrange, check, solve
 from engine.solver.explain import explain, explain_message
 from engine.solver.model import OBJECTIVES, Solution
+from engine.solver.native import compiled
+
+# The same source compiled with mypyc, when the install built it from exactly these files.
+_native = compiled()
+if _native is not None:
+    auto_arrange, check, solve = _native.api.auto_arrange, _native.api.check, _native.api.solve
+    explain, explain_message = _native.explain.explain, _native.explain.explain_message
+    Solution = _native.model.Solution  # type: ignore[misc]
+COMPILED = _native is not None
 
 __all__ = [
+    "COMPILED",
     "OBJECTIVES",
     "Solution",
     "auto_arrange",
