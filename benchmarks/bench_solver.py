@@ -38,7 +38,7 @@ import random
 
 from engine import Game, Rules
 from engine.ai import take_turn
-from engine.solver import solve
+from engine.solver import COMPILED, solve
 from engine.tiles import Edition
 from tests.engine.solver_oracle import (
     Position,
@@ -174,6 +174,8 @@ def main() -> int:
     for p in warm:
         solve(p.table, p.rack)
         reference_tile_count(p.table, p.rack, p.edition)
+    build = "compiled (mypyc)" if COMPILED else "pure Python"
+    print(f"solver build: {build} (RUMMIKUB_SOLVER=pure picks the pure one; docs/solver.md)")
     results = {}
     if args.games:
         results["game"] = report("game positions", game_positions(args.games, args.seed))
