@@ -21,6 +21,7 @@ from bot.i18n.rules import PL
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = [
     *sorted((ROOT / "engine").glob("*.py")),
+    *sorted((ROOT / "engine" / "solver").glob("*.py")),  # (not its generated _native copy)
     ROOT / "bot" / "commands.py",
     *sorted((ROOT / "bot" / "manager").glob("*.py")),
 ]

@@ -180,6 +180,12 @@ FOUND = [
     ("K10 B10 J=10 / K7 B7 R7", "R8 K8 O10 O10", "value"),
     ("J=R2 R3 R4 R5 / O5 O6 O7 O8", "R2 K10 R13", "tiles"),
     ("K6 B6 R6 / K4 O4 R4 J=B4 / J=R1 R2 R3", "B3 R1 O13 K1", "value"),
+    # One set of real tiles replaces both jokers: O9 from the second group in for the first
+    # joker is also the second joker's original tile (it witnesses that joker: ``mates``).
+    ("K9 B9 J=9 / O9 R9 J=9", "B8 K10 R1 R11 K11", "value"),
+    # The same, with both freed jokers in one new run (J B8 J B10 B11): the first joker's K10
+    # must come from the second joker's group, not from the joker-free K10 K11 K12.
+    ("B10 O10 R10 J=K10 / K10 B10 J=10 / K10 K11 K12", "B11 B8 R13", "value"),
 ]
 
 
@@ -197,15 +203,19 @@ def test_positions_the_oracle_found_reach_its_optimum(
         _commit(game.copy(), solution)
 
 
-# Known gaps (docs/solver.md, "The new set"): two table jokers where one set of real tiles
-# replaces both, or both freed jokers go into one new run.
+# Found by a sweep of 900 new positions (seed 777, a third XP with up to three table jokers):
+# one real B5 takes the place of both jokers, which stand in two different runs, and the runs
+# join (B2 B3 B4 B5 B6 B7), freeing both jokers for O8 J J. The engine accepts it: its rule
+# gives each retrieved joker a tile of its own only among the jokers of one starting set
+# (``engine.rules._one_tile_each``), not across sets. The solver gives each freed joker a tile
+# of its own, so it stops at 2 tiles worth 7. Whether the rule or the solver should change is
+# open (docs/solver.md, "The new set").
 GAPS = [
-    ("K9 B9 J=9 / O9 R9 J=9", "B8 K10 R1 R11 K11", "value"),
-    ("B10 O10 R10 J=K10 / K10 B10 J=10 / K10 K11 K12", "B11 B8 R13", "value"),
+    ("B2 B3 B4 J=B5 / J=B5 B6 B7", "B5 K2 O8", "tiles"),
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap of the retrieval search, see docs/solver.md")
+@pytest.mark.xfail(strict=True, reason="one tile replaces jokers of two sets; see the comment")
 @pytest.mark.parametrize(("table", "rack", "objective"), GAPS)
 def test_known_gaps_short_of_the_oracle(table: str, rack: str, objective: str) -> None:
     game = position([rack], table, melded=[True])

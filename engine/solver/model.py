@@ -1,0 +1,322 @@
+"""The solver's model of a position: counts per face, the table jokers locked in place, the
+score weights, and the records shared by the other modules (a locked joker, a retrieval, a
+found optimum)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from engine.melds import Meld, MeldKind
+from engine.tiles import (
+    COLORS,
+    JOKER_VALUE_ON_RACK,
+    Face,
+    Tile,
+)
+
+OBJECTIVES = ("tiles", "value")
+_NEG = -(1 << 60)
+_BIG = 1000
+_RACE_BUDGET = 500  # nodes before the mirrored search joins the race
+_FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
+
+# Slot codes of an open run: 1-3 = length 1, 2, 3+ with a real tile; 4-6 = the same, jokers only.
+_REAL_NEXT = (0, 2, 3, 3, 2, 3, 3)
+_JOKER_NEXT = (0, 2, 3, 3, 5, 6, 6)
+_CODE = 7  # low 3 bits of a slot: the code
+_K_SHIFT = 3  # next 4 bits: the number of the latest real tile when it matters for a joker
+_T_BIT = 1 << 7  # started with a free joker: must run on to 13 (else the joker goes at the end)
+_X_BIT = 1 << 8  # ends in free jokers added to a finished run: may not end so (they are deferred)
+_P_SHIFT = 9  # higher bits: locked jokers waiting for a real tile of their original run
+
+
+# What fills one place of a set the search made: ("R", 0) a real tile, ("F", 0) a free joker,
+# ("L", j) the table joker numbered j locked in its place. A plain pair, like ``Cell``: the
+# rebuild reads thousands per call, and CPython indexes and unpacks an exact tuple on a fast
+# path that a NamedTuple misses.
+Item = tuple[str, int]
+REAL: Item = ("R", 0)
+FREE: Item = ("F", 0)
+
+
+# One place of a set of faces: (the face shown, what fills it). A plain pair on purpose: the
+# rebuild unpacks thousands per call, and CPython unpacks an exact tuple on a fast path that
+# a NamedTuple misses (a median solve was about 5% slower with one).
+Cell = tuple[Face, Item]
+# A set as the search sees it: its cells in order (runs ascending; groups as planned).
+FaceSet = list[Cell]
+
+
+class GroupPart(NamedTuple):
+    """One group of a number's split: the colours of its real tiles, the table jokers locked
+    in it (by number) and how many free jokers it takes."""
+
+    colours: tuple[int, ...]
+    locked: tuple[int, ...]
+    free: int
+
+
+GroupPlan = tuple[GroupPart, ...]
+# _FACES[c][n]: the face of colour c and number n (c = 4: a group joker's colourless face).
+_FACES = [[Face(c, n) for n in range(15)] for c in (*COLORS, None)]
+# Colour codes by the identity of the colour (None 0, then 1-4): hashing a Color enum member
+# runs Python code, and the reconstruction looks faces up thousands of times per call.
+_CID = {id(None): 0, **{id(c): i + 1 for i, c in enumerate(COLORS)}}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A whole new table: ``melds`` (table order first, new sets last), the rack tiles it places,
+    their value (see ``solve``), and how many starting sets stay untouched (``kept``) and how many
+    table tiles end up away from their starting set (``moved``)."""
+
+    melds: list[Meld]
+    placed: list[Tile]
+    value: int
+    kept: int
+    moved: int
+    objective: str = "tiles"
+    opening: bool = False
+
+    @property
+    def tiles(self) -> int:
+        return len(self.placed)
+
+
+@dataclass(frozen=True, slots=True)
+class Locked:
+    """A table joker that must stay in its place."""
+
+    ident: int
+    tile: Tile
+    meld_index: int
+    kind: MeldKind
+    color: int  # run jokers: colour index; group jokers: -1
+    number: int
+    reals: frozenset[int]  # runs: numbers of the original real tiles; groups: their colours
+    banned: int = -1  # groups: a colour its final group may not hold (its replacement's), or -1
+    # Groups: locked jokers (by ident) whose place a retrieval fills with a tile of this joker's
+    # original set; in one group with this joker they witness it (``_plan_groups``).
+    mates: frozenset[int] = frozenset()
+
+
+_WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
+
+
+def _weights(objective: str, opening: bool, mirrored: bool) -> tuple[list[int], list[int]]:
+    """What a real tile and a free joker at each number score (made once per kind of search)."""
+    key = (objective, opening, mirrored)
+    found = _WEIGHTS.get(key)
+    if found is None:
+        weight = [0] * 15
+        joker_weight = [0] * 15
+        for n in range(1, 14):
+            points = 14 - n if mirrored else n  # a mirrored search still scores real numbers
+            joker_points = points if opening else JOKER_VALUE_ON_RACK
+            if objective == "value":
+                weight[n] = points * _BIG + 1
+                joker_weight[n] = joker_points * _BIG + 1
+            else:
+                weight[n] = _BIG + points
+                joker_weight[n] = _BIG + joker_points
+        found = _WEIGHTS[key] = (weight, joker_weight)
+    return found
+
+
+class Model:
+    """Counts per face plus the joker bookkeeping the dynamic programme needs."""
+
+    def __init__(
+        self,
+        table: Sequence[Meld],
+        optional: Sequence[Tile],
+        required: Sequence[Tile],
+        *,
+        objective: str,
+        opening: bool,
+        threshold: int,
+        mirrored: bool = False,
+        defer: bool = True,
+        banned: dict[int, int] | None = None,
+        witnesses: dict[int, frozenset[int]] | None = None,
+        mates: dict[int, frozenset[int]] | None = None,
+    ) -> None:
+        self.must = must = [[0] * 15 for _ in range(4)]
+        self.opt = opt = [[0] * 15 for _ in range(4)]
+        self.table_count = table_count = [[0] * 15 for _ in range(4)]
+        self.opening = opening
+        self.objective = objective
+        self.threshold = threshold if opening else 0
+        self.locked: list[Locked] = []
+        self.locked_run: dict[tuple[int, int], list[int]] = {}
+        self.locked_group: dict[int, list[int]] = {}
+        self.watch: list[set[int]] = [set() for _ in range(4)]
+        self.banned = banned or {}
+        # Table jokers whose set lost a tile to a retrieval: the real tiles of the set as it was
+        # (run numbers or group colours) still witness that they stay.
+        self.witnesses = witnesses or {}
+        self.mirrored = mirrored
+        cid = _CID
+        for index, meld in enumerate(table):
+            for tile, face in zip(meld.tiles, meld.faces, strict=True):
+                if tile.color is None:
+                    self._lock(tile, face, index, meld)
+                else:
+                    c = cid[id(tile.color)] - 1
+                    must[c][tile.number] += 1
+                    table_count[c][tile.number] += 1
+        if mates:
+            ident_of = {id(lk.tile): lk.ident for lk in self.locked}
+            for lk in self.locked:
+                found = mates.get(id(lk.tile))
+                if found and lk.kind is MeldKind.GROUP:
+                    idents = frozenset(ident_of[j] for j in found if j in ident_of)
+                    self.locked[lk.ident] = replace(lk, mates=idents)
+        self.free_jokers = 0
+        self.must_jokers = 0
+        self.required_reals = False
+        for tile in required:
+            if tile.color is None:
+                self.free_jokers += 1
+                self.must_jokers += 1
+            else:
+                self.required_reals = True
+                must[cid[id(tile.color)] - 1][tile.number] += 1
+        for tile in optional:
+            if tile.color is None:
+                self.free_jokers += 1
+            else:
+                opt[cid[id(tile.color)] - 1][tile.number] += 1
+        # Weights: primary objective times _BIG plus the tie-break (shared, never changed).
+        self.weight, self.joker_weight = _weights(objective, opening, mirrored)
+        self.kind = (objective == "value") << 2 | opening << 1 | mirrored
+        self.max_joker_weight = max(self.joker_weight)
+        # Outside the opening a free joker scores the same wherever it goes, so one that would
+        # only lengthen a finished set is left for the end (``Search.arrangement`` adds it).
+        # Jokers that must be placed (``must_place``, a freed table joker) may be deferred too:
+        # the ones left over are all added at the end (or the search runs again without).
+        self.defer = defer and not opening and self.free_jokers > 0
+        self.defer_weight = self.joker_weight[1] if self.defer else 0
+        # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
+        # ``_useless``, which may drop some of them first).
+        self.bound = [0] * 66
+        self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
+
+    def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
+        ident = len(self.locked)
+        if meld.kind is MeldKind.RUN:
+            assert face.color is not None
+            c = COLORS.index(face.color)
+            reals = frozenset(t.number for t in meld.tiles if not t.is_joker)
+            if id(tile) in self.witnesses:
+                flip = self.mirrored
+                reals = frozenset(14 - k if flip else k for k in self.witnesses[id(tile)])
+            self.locked.append(Locked(ident, tile, index, meld.kind, c, face.number, reals))
+            self.locked_run.setdefault((c, face.number), []).append(ident)
+            self.watch[c] |= {k for k in reals if k < face.number}
+        else:
+            colours = frozenset(COLORS.index(t.color) for t in meld.tiles if t.color is not None)
+            colours = self.witnesses.get(id(tile), colours)
+            banned = self.banned.get(id(tile), -1)
+            self.locked.append(
+                Locked(ident, tile, index, meld.kind, -1, face.number, colours, banned)
+            )
+            self.locked_group.setdefault(face.number, []).append(ident)
+
+
+class OutOfBudget(Exception):
+    """A search ran out of its node budget; its memo stays valid for the next try."""
+
+
+def _useless(model: Model) -> None:
+    """Drop optional rack tiles that no set could ever hold (cheap, and it shrinks the search).
+
+    A tile needs two other faces beside it in a run of its colour, or two other colours of its
+    number, counting what the table and rack hold, the table jokers where they stand and the
+    free jokers anywhere. Dropping one tile can strand another, so repeat until nothing changes.
+    """
+    jokers = model.free_jokers
+    avail = model.avail
+    opt = model.opt
+    # Two free jokers make a group with any tile: nothing can be dropped.
+    changed = jokers < 2 and any(any(row) for row in opt)
+    if changed:
+        present = [[avail[c][n] > 0 for n in range(15)] for c in range(4)]
+        for c, n in model.locked_run:
+            present[c][n] = True
+        colours = [sum(1 for c in range(4) if avail[c][n]) for n in range(15)]
+        spare = [len(model.locked_group.get(n, ())) + jokers for n in range(15)]
+    while changed:
+        changed = False
+        for c in range(4):
+            row = opt[c]
+            for n in range(1, 14):
+                # Another colour of the number twice over (the tile's own colour counts once).
+                if not row[n] or colours[n] + spare[n] >= 3:
+                    continue
+                if any(
+                    sum(1 for k in range(a, a + 3) if k != n and not present[c][k]) <= jokers
+                    for a in range(max(1, n - 2), min(n, 11) + 1)
+                ):
+                    continue
+                row[n] = 0
+                avail[c][n] = model.must[c][n]
+                present[c][n] = avail[c][n] > 0 or (c, n) in model.locked_run
+                if not avail[c][n]:
+                    colours[n] -= 1
+                changed = True
+    # The bound must forget the dropped tiles.
+    for s in range(64, -1, -1):
+        n, sub = divmod(s, 5)
+        add = 0 if sub == 4 else model.opt[sub][n + 1] * model.weight[n + 1]
+        model.bound[s] = model.bound[s + 1] + add
+
+
+class Take(NamedTuple):
+    """One retrieval: ``tile`` (face ``face``) takes the place of ``joker`` (of starting set
+    ``meld_index``); ``home`` is the starting set ``tile`` comes from (-1: the rack)."""
+
+    joker: Tile
+    meld_index: int
+    face: Face
+    tile: Tile
+    home: int
+
+
+class Trial(NamedTuple):
+    """What one set of retrievals asks of the search: the table it reads, the rack tiles left,
+    the stand-ins for the freed jokers and the score the rack's replacement tiles add."""
+
+    takes: tuple[Take, ...]
+    table: list[Meld]
+    optional: list[Tile]
+    required: list[Tile]
+    stand_ins: tuple[Tile, ...]
+    credit: int
+    banned: dict[int, int]  # id of a freed group joker -> its replacement's colour index
+    witnesses: dict[int, frozenset[int]]  # id of a joker in a set that lost a tile -> its reals
+    # id of a table joker -> ids of the freed jokers whose replacement comes from its set
+    mates: dict[int, frozenset[int]]
+
+
+_STAND_IN_COPY = 1000  # copies of the placeholder jokers (a box holds at most 4 jokers)
+
+
+def _tile_score(tile: Tile, objective: str) -> int:
+    """What one placed rack tile scores (as the search's weights outside the opening)."""
+    points = tile.rack_value
+    return points * _BIG + 1 if objective == "value" else _BIG + points
+
+
+def _placed_score(
+    tiles: Iterable[Meld] | Iterable[Tile], origin: dict[int, int], objective: str
+) -> int:
+    """The score of the rack tiles among ``tiles`` (melds or tiles; table tiles by ``origin``)."""
+    total = 0
+    for item in tiles:
+        for tile in item.tiles if isinstance(item, Meld) else (item,):
+            if id(tile) not in origin:
+                total += _tile_score(tile, objective)
+    return total

@@ -1,0 +1,130 @@
+"""The options of one colour stage: how a colour's tiles at one number extend, end or start
+its open runs (with free jokers and the table jokers standing there) and how many are left for
+the groups. Built once per kind of stage; the search caches them (``Tables``)."""
+
+from __future__ import annotations
+
+from engine.solver.model import (
+    _CODE,
+    _JOKER_NEXT,
+    _K_SHIFT,
+    _P_SHIFT,
+    _REAL_NEXT,
+    _T_BIT,
+    _X_BIT,
+    FREE,
+    REAL,
+    Model,
+)
+from engine.solver.tables import Act, Option
+
+
+def stage_options(
+    m: Model,
+    cover: list[list[int]],
+    group_ok: bool,
+    c: int,
+    n: int,
+    slots: tuple[int, ...],
+    jl: int,
+) -> list[Option]:
+    """Every way to use colour ``c``'s tiles at number ``n`` given its open runs ``slots`` and
+    ``jl`` free jokers left: extend, end or start runs, use free or table jokers, and leave
+    reals for the groups (most reals used first)."""
+    must = m.must[c][n]
+    top = must + m.opt[c][n]
+    locked = m.locked
+    locked_here = m.locked_run.get((c, n), [])
+    k_here = n if n in m.watch[c] else 0
+    real_slot = k_here << _K_SHIFT
+    can_start = n <= 11
+    defer = m.defer
+    out: list[Option] = []
+    seen: set[tuple[tuple[int, ...], int, int, int]] = set()
+    new: list[int] = []
+    acts: list[Act] = []
+
+    def finish(real: int, free: int, lock_left: list[int], ended: bool) -> None:
+        starts: list[Act] = []
+        for j in lock_left:
+            if not can_start:
+                return
+            starts.append(Act(("L", j), 4 | (1 << (_P_SHIFT + j))))
+        max_a = 0 if ended or not can_start else top - real
+        max_d = 0 if ended or not can_start else jl - free
+        if max_d and (13 - n) - cover[c][n + 1] > jl - free - 1:
+            max_d = 0
+        for a in range(max_a + 1):
+            used_runs = real + a
+            g_lo = max(0, must - used_runs)
+            g_hi = top - used_runs if group_ok else 0
+            if g_lo > g_hi:
+                continue
+            for d in range(max_d + 1):
+                all_starts = starts + [Act(REAL, 1 | real_slot)] * a + [Act(FREE, 4 | _T_BIT)] * d
+                state = tuple(sorted(new + [x for _, x in all_starts]))
+                for gc in range(g_lo, g_hi + 1):
+                    sig = (state, used_runs + gc, free + d, gc)
+                    if sig in seen:
+                        continue
+                    seen.add(sig)
+                    out.append(
+                        Option(state, used_runs + gc, free + d, gc, tuple(acts), tuple(all_starts))
+                    )
+
+    def rec(i: int, real: int, free: int, lock_left: list[int], ended: bool) -> None:
+        if i == len(slots):
+            finish(real, free, lock_left, ended)
+            return
+        s = slots[i]
+        code = s & _CODE
+        k = (s >> _K_SHIFT) & 15
+        pend = s >> _P_SHIFT
+        tbit = s & _T_BIT
+        if code == 3 and not pend and not tbit and not s & _X_BIT:
+            acts.append(Act(None, 0))
+            rec(i + 1, real, free, lock_left, True)
+            acts.pop()
+        if real < top:
+            ok = True
+            p, j = pend, 0
+            while p:
+                if p & 1 and n not in locked[j].reals:
+                    ok = False
+                    break
+                p >>= 1
+                j += 1
+            if ok:
+                x = _REAL_NEXT[code] | real_slot | tbit
+                new.append(x)
+                acts.append(Act(REAL, x))
+                rec(i + 1, real + 1, free, lock_left, ended)
+                acts.pop()
+                new.pop()
+        nxt = _JOKER_NEXT[code] | (k << _K_SHIFT) | tbit
+        if free < jl:
+            x = nxt | (pend << _P_SHIFT)
+            if defer and code == 3 and not tbit:
+                x |= _X_BIT
+            new.append(x)
+            acts.append(Act(FREE, x))
+            rec(i + 1, real, free + 1, lock_left, ended)
+            acts.pop()
+            new.pop()
+        tried: set[frozenset[int]] = set()
+        for idx, j in enumerate(lock_left):
+            reals = locked[j].reals
+            if reals in tried:
+                continue
+            tried.add(reals)
+            p2 = pend if (k and k in reals) else pend | (1 << j)
+            x = nxt | (p2 << _P_SHIFT)
+            new.append(x)
+            acts.append(Act(("L", j), x))
+            rec(i + 1, real, free, lock_left[:idx] + lock_left[idx + 1 :], ended)
+            acts.pop()
+            new.pop()
+
+    rec(0, 0, 0, list(locked_here), False)
+    out.sort(key=lambda o: (-o[1], o[2]))
+    return out
