@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.api import Button, ChannelRef, PlayerRef, Reply
-from bot.manager.state import LiveTable, log
+from bot.manager.state import LiveTable, _dt, log
 from storage import OutboxEntry, outbox_key
 
 PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while running
@@ -168,6 +168,8 @@ class OutboxRoom:
             games[entry.game_id].append(entry)
         log.info("sending again %d outbox entries of %d games", len(entries), len(games))
         for game_id, pending in games.items():
+            if not await self._claim_resend(game_id, pending):
+                continue  # another process that found them too sends them
             key = ChannelRef(pending[0].platform, pending[0].channel_id).key
             async with self._lock(key):  # the views are drawn as no command is changing them
                 try:
@@ -176,6 +178,29 @@ class OutboxRoom:
                     self._internal("cannot send again the outbox of game %s", game_id)
                     continue
             await self._send(replies)
+
+    async def _claim_resend(self, game_id: int, pending: list[OutboxEntry]) -> bool:
+        """Whether this process sends a game's unconfirmed entries again. With several
+        processes on one database (shared mode) each finds them at its start; the one that
+        claims them (a lease on the newest entry's version, as deadlines are claimed) sends
+        them, so a turn is not announced once per process."""
+        if not self.shared:
+            return True
+        now = self.scheduler.now()
+        newest = max(entry.version for entry in pending)
+        try:
+            won = await self.claims.claim(
+                game_id,
+                newest,
+                "resend",
+                owner=self.owner,
+                now=_dt(now),
+                until=_dt(now + self.lease_seconds),
+            )
+        except Exception:
+            self._internal("cannot claim the outbox of game %s", game_id)
+            return False
+        return won is True
 
     async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
         """One game's unconfirmed entries as replies: its news lines as stored, then its

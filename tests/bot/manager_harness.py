@@ -39,12 +39,17 @@ class Harness:
         seed: int = 1,
         scheduler: ManualScheduler | None = None,
         images: bool = False,
+        shared: bool | None = None,
     ) -> Harness:
         db = Database(f"sqlite+aiosqlite:///{path}")
         await db.start()
         clock = scheduler or ManualScheduler()
         manager = GameManager(
-            db, scheduler=clock, presenter=Presenter(images=images), rng=random.Random(seed)
+            db,
+            scheduler=clock,
+            presenter=Presenter(images=images),
+            rng=random.Random(seed),
+            shared=shared,
         )
         harness = cls(db, clock, manager)
 

@@ -150,3 +150,27 @@ async def test_a_restart_right_after_the_deal_sends_the_deal_and_every_rack(
         assert any(r.slot == "panel" for r in fresh.sent)
     finally:
         await fresh.close()
+
+
+async def test_two_processes_resuming_at_once_send_an_unconfirmed_turn_once(
+    tmp_path: Path,
+) -> None:
+    # Several processes on one database (shared mode): both find the same unconfirmed turn at
+    # start-up, and one of them (the one that claims it) sends it again.
+    path = tmp_path / "bot.db"
+    h = await two_players(path)
+    await h.say(ANN, "draw")  # stored; the process dies before anything reaches a platform
+    now = h.scheduler.now()
+    await h.db.close()
+    first = await Harness.open(path, scheduler=ManualScheduler(start=now), shared=True)
+    second = await Harness.open(path, scheduler=ManualScheduler(start=now), shared=True)
+    try:
+        await asyncio.gather(first.manager.resume(), second.manager.resume())
+        await asyncio.gather(*first.manager._tasks, *second.manager._tasks)
+        sent = first.sent + second.sent
+        news = [r.text for r in sent if r.slot is None]
+        assert sum("Ann drew a tile" in text for text in news) == 1, news
+        assert sum(r.slot == "table" for r in sent) == 1
+    finally:
+        await first.close()
+        await second.close()
