@@ -114,3 +114,26 @@ async def test_the_last_person_leaving_cancels_the_game_and_both_lines_are_sent_
         assert [(r.text, r.slot) for r in fresh.sent] == [(r.text, r.slot) for r in gone]
     finally:
         await fresh.close()
+
+
+async def test_a_player_coming_back_with_a_mistaken_command_is_still_announced_back(
+    tmp_path: Path,
+) -> None:
+    h = await Harness.open(tmp_path / "bot.db")
+    try:
+        await h.say(ANN, "start away_after=1")
+        await h.say(BOB, "join")
+        await h.say(ANN, "deal")
+        bob_seat = h.seat(BOB)
+        await miss_turns(h, BOB, 1, 61)
+        await confirm_all(h)
+        said = await h.say(BOB, "sort sideways")  # back at once; the command itself is refused
+        table = h.manager.tables[CHANNEL.key]
+        assert table.seats[bob_seat].why is None
+        back = [r for r in said if r.text == "Bob is back and plays their own seat again."]
+        assert back and back[0].private_to is None and back[0].delivers
+        assert said[-1].private_to == BOB and "sort" in said[-1].text.lower()
+        pending = {e.key for e in await h.db.outbox.pending()}
+        assert pending == set(keys(said))  # nothing stored is left unsent
+    finally:
+        await h.close()
