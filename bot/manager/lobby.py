@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from functools import partial
 
 from bot.api import Button, ChannelRef, PlayerRef, Reply
 from bot.commands import (
@@ -11,6 +13,7 @@ from bot.commands import (
     usage,
 )
 from bot.i18n import LANGUAGES, duration, t
+from bot.manager.outbox import Later, announcements, as_written, drawn, keyed, view
 from bot.manager.state import (
     AWAY_KEYS,
     AWAY_MOST,
@@ -204,10 +207,7 @@ class LobbyRoom:
         if info.player is None:
             return [self._public(table, t(lang, "kick_ai", name=info.name))]
         if not any(s.player for i, s in enumerate(table.seats) if i != seat):
-            return [
-                self._public(table, text),
-                *await self._cancel_game(table, info.name),
-            ]
+            return await self._cancel_game(table, info.name, news=[self._public(table, text)])
         table.seats[seat] = SeatInfo(
             None,
             DEFAULT_AI,
@@ -220,19 +220,27 @@ class LobbyRoom:
             table.host = next(s.player for s in table.seats if s.player)
         game = table.game
         assert game is not None and table.game_id is not None
-        if game.current == seat:
+        items: list[Reply | Later] = [
+            self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))
+        ]
+        their_turn = game.current == seat
+        if their_turn:
             table.draft = None
             table.selection, table.target = [], None
             table.deadline = self.scheduler.now()  # the AI's move is due now
-        await self._save_seats(table, setup=self._setup_text(table))
-        replies = [self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))]
-        if game.current == seat:
+        else:  # the table shows the seat's new name (the AI's turn refreshes it otherwise)
+            items.append(view("table", None, partial(self._table_reply, table)))
+        replies = await self._save_seats(table, items, setup=self._setup_text(table))
+        if their_turn:
             replies.extend(await self._begin_turn(table))
         return replies
 
-    async def _save_seats(self, table: LiveTable, *, setup: str | None = None) -> None:
+    async def _save_seats(
+        self, table: LiveTable, items: Sequence[Reply | Later], *, setup: str | None = None
+    ) -> list[Reply]:
         """Store a change of seats (and host, in ``setup``) mid-game with the position as it
-        stands: nothing played, the draft and deadline as they are now."""
+        stands (nothing played, the draft and deadline as they are now), together with what
+        it announces (``items``, its outbox entries, as a turn's); the replies, keyed."""
         game = table.game
         assert game is not None and table.game_id is not None
         table.version = await self.games.save_turn(
@@ -245,7 +253,9 @@ class LobbyRoom:
             turn=game.turn,
             seats=[s.stored(i) for i, s in enumerate(table.seats)],
             setup=setup,
+            announce=announcements(items),
         )
+        return keyed(table.game_id, table.version, await drawn(items))
 
     async def _come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
         """An absent player sent a command: their seat is theirs again at once (their turn
@@ -255,16 +265,17 @@ class LobbyRoom:
         info = table.seats[seat]
         table.seats[seat] = SeatInfo(player, None, info.name)
         their_turn = not game.finished and game.current == seat
+        items: list[Reply | Later] = [self._public(table, t(table.lang, "back", name=info.name))]
         if their_turn:
             table.draft = None
             table.selection, table.target = [], None
             table.deadline = self.scheduler.now() + table.rules.turn_seconds
-        await self._save_seats(table)
-        replies = [self._public(table, t(table.lang, "back", name=info.name))]
-        if their_turn:
-            replies.extend(await self._begin_turn(table))
+            items.extend(self._human_turn(table))
         else:
-            replies.append(await self._rack_reply(table, seat))
+            items.append(view("rack", player, partial(self._rack_reply, table, seat)))
+        replies = await self._save_seats(table, items)
+        if their_turn:
+            self._arm_timers(table)
         return replies
 
     def _note_missed(self, table: LiveTable, outcome: TurnOutcome) -> Reply | None:
@@ -398,22 +409,31 @@ class LobbyRoom:
             return [self._tell(table.channel, player, lang, "host_only")]
         return await self._cancel_game(table, player.display_name or player.user_id)
 
-    async def _cancel_game(self, table: LiveTable, by: str) -> list[Reply]:
+    async def _cancel_game(
+        self, table: LiveTable, by: str, *, news: Sequence[Reply] = ()
+    ) -> list[Reply]:
+        """Close the table; a game under way is stored as cancelled together with what that
+        announces (``news`` first, then the table message's last words: its outbox)."""
         self._cancel_timers(table)
+        closed = Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")
+        items: list[Reply | Later] = [*news, as_written(closed)]
+        replies = await drawn(items)
         if table.game_id is not None and table.game is not None:
-            await self.games.finish(
+            version = await self.games.finish(
                 table.game_id,
                 expected_version=table.version,
                 snapshot=table.game.to_text(),
                 new_actions=table.game.log[table.saved_actions :],
                 status="cancelled",
+                announce=announcements(items),
             )
+            replies = keyed(table.game_id, version, replies)
         if table.match_id is not None:
             match = await self.matches.load(table.match_id)
             if match.active:
                 await self.matches.close(table.match_id, expected_version=match.version)
         self.tables.pop(table.channel.key, None)
-        return [Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")]
+        return replies
 
     async def _language(
         self, table: LiveTable | None, channel: ChannelRef, player: PlayerRef, args: str

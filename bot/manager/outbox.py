@@ -44,28 +44,45 @@ async def drawn(items: Sequence[Reply | Later]) -> list[Reply]:
     return [item if isinstance(item, Reply) else await item.make() for item in items]
 
 
+def as_written(reply: Reply) -> Later:
+    """A reply with a slot that is stored and sent again as it is, not drawn again: a
+    cancelled game's last table message is news (the game it showed no longer runs)."""
+
+    async def make() -> Reply:
+        return reply
+
+    return Later({**_news(reply), "slot": reply.slot}, make)
+
+
+def _news(reply: Reply) -> dict[str, Any]:
+    to = reply.private_to
+    payload: dict[str, Any] = {"text": reply.text}
+    if to is not None:
+        payload["to"] = [to.user_id, to.display_name]
+    if reply.mentions:
+        payload["mentions"] = [[p.user_id, p.display_name] for p in reply.mentions]
+    if reply.buttons:
+        payload["buttons"] = [[[b.label, b.command, b.style] for b in row] for row in reply.buttons]
+    return payload
+
+
 def announcements(replies: Sequence[Reply | Later]) -> list[dict[str, Any]]:
     """The outbox payloads of a turn's replies (no image bytes: views are re-drawn)."""
     payloads: list[dict[str, Any]] = []
     for reply in replies:
         if isinstance(reply, Later):
             payloads.append(reply.payload)
-            continue
-        to = reply.private_to
-        if reply.slot is not None:
+        elif reply.slot is not None:
+            to = reply.private_to
             payloads.append({"slot": reply.slot, "to": to.user_id if to else None})
-            continue
-        payload: dict[str, Any] = {"text": reply.text}
-        if to is not None:
-            payload["to"] = [to.user_id, to.display_name]
-        if reply.mentions:
-            payload["mentions"] = [[p.user_id, p.display_name] for p in reply.mentions]
-        if reply.buttons:
-            payload["buttons"] = [
-                [[b.label, b.command, b.style] for b in row] for row in reply.buttons
-            ]
-        payloads.append(payload)
+        else:
+            payloads.append(_news(reply))
     return payloads
+
+
+def is_view(payload: dict[str, Any]) -> bool:
+    """Whether an entry is a view drawn again from the stored game (a slot and no text)."""
+    return "slot" in payload and "text" not in payload
 
 
 def keyed(game_id: int, version: int, replies: Sequence[Reply]) -> list[Reply]:
@@ -77,7 +94,8 @@ def keyed(game_id: int, version: int, replies: Sequence[Reply]) -> list[Reply]:
 
 
 def news_reply(entry: OutboxEntry) -> Reply:
-    """A stored news line as the reply to send again."""
+    """A stored news line (in its slot, for one stored ``as_written``) as the reply to send
+    again."""
     payload = entry.payload
     platform = entry.platform
 
@@ -85,10 +103,12 @@ def news_reply(entry: OutboxEntry) -> Reply:
         return PlayerRef(platform, str(pair[0]), str(pair[1]))
 
     to = payload.get("to")
+    slot = payload.get("slot")
     return Reply(
         ChannelRef(platform, entry.channel_id),
         str(payload.get("text", "")),
         private_to=person(to) if to else None,
+        slot=str(slot) if slot else None,
         mentions=tuple(person(p) for p in payload.get("mentions", ())),
         buttons=tuple(
             tuple(Button(str(b[0]), str(b[1]), str(b[2])) for b in row)
@@ -205,8 +225,8 @@ class OutboxRoom:
     async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
         """One game's unconfirmed entries as replies: its news lines as stored, then its
         views drawn from the stored game, each carrying the keys of the entries it stands for."""
-        news = [news_reply(e) for e in pending if "slot" not in e.payload]
-        views = [e for e in pending if "slot" in e.payload]
+        news = [news_reply(e) for e in pending if not is_view(e.payload)]
+        views = [e for e in pending if is_view(e.payload)]
         first = pending[0]
         table = self.tables.get(ChannelRef(first.platform, first.channel_id).key)
         if table is None or table.game_id != game_id:  # a game that ended since

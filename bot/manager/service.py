@@ -247,6 +247,12 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         before = self._lobby_data(channel)
         try:
             return [*back, *await self._dispatch(table, player, verb, args, admin)]
+        except RummikubError as err:
+            if not back:
+                raise
+            # The come-back is stored (with its outbox): it is told even when the command
+            # that brought the player back is refused.
+            return [*back, self._note(channel, player, await self._say_error(channel, err, player))]
         finally:
             await self._store_lobby(channel, before)
 

@@ -102,3 +102,27 @@ async def test_a_polish_app_reads_polish_privately_and_the_group_stays_english(
             )
         finally:
             await bot.shutdown()
+
+
+async def test_an_expired_button_is_explained_in_the_pressers_language_not_the_groups(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram(bot_username="rummikub_group_bot", minute=MINUTE) as fake:
+        fake.add_user(ANN, "Ann", language_code="en")
+        fake.add_user(OLA, "Ola", language_code="pl")
+        fake.add_group(GROUP, "Lunch break tiles", admins=[ANN])
+        bot = await RunningBot.boot(fake, tmp_path, ManualScheduler())
+        try:
+            fake.send_group(GROUP, ANN, "/new")
+            await settle(fake, bot)
+            lobby = newest(fake, GROUP, has_button("Deal"))
+            # a long button's code this bot no longer knows (its state was lost)
+            hers = fake.press(lobby, OLA, data="~AAAAAAAAAAAAAAAAAAAA")
+            his = fake.press(lobby, ANN, data="~AAAAAAAAAAAAAAAAAAAA")
+            await settle(fake, bot)
+            assert [a.get("text") for a in fake.callback_answers[hers]] == [t("pl", "tg_expired")]
+            assert [a.get("text") for a in fake.callback_answers[his]] == [t("en", "tg_expired")]
+            assert await bot.manager.language(CHANNEL) == "en"
+            assert t("pl", "tg_expired") != t("en", "tg_expired")
+        finally:
+            await bot.shutdown()

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy.exc import StatementError
 
-from storage import ConflictError, Database, outbox_key
+from storage import ConflictError, Database, Seat, outbox_key
 from storage.models import utcnow
-from tests.storage.test_games import new_game
+from tests.storage.test_games import SEATS, new_game
 
 NEWS = [{"text": "Ann played R5 R6 R7."}, {"slot": "table"}, {"text": "Bob, your turn"}]
 
@@ -98,4 +99,49 @@ async def test_a_new_games_deal_is_stored_with_it(db: Database) -> None:
     assert [(e.key, e.payload) for e in pending] == [
         (outbox_key(game.id, game.version, 0), {"text": "Dealt."}),
         (outbox_key(game.id, game.version, 1), {"slot": "rack", "to": "u1"}),
+    ]
+
+
+LEFT = [{"text": "Bob left; an AI (medium) plays their seat from now on."}, {"slot": "table"}]
+
+
+async def test_a_seat_change_and_its_announcements_are_one_transaction(db: Database) -> None:
+    """What ``_save_seats`` writes: the seats, the match roster and the outbox rows, under one
+    version; a seat change refused half-way (the roster does not match, or an entry cannot be
+    written) leaves all three as they were."""
+    match = await db.matches.create(
+        platform="discord", channel_id="c1", players=list(SEATS), games_planned=2
+    )
+    game = await new_game(db, match_id=match.id, game_index=0)
+    ai_bob = Seat("u2", "Bob (AI)", ai="medium", why="left")
+    seats = [SEATS[0], ai_bob, SEATS[2]]
+
+    async def change(to: list[Seat], announce: list[dict[str, object]]) -> int:
+        return await db.games.save_turn(
+            game.id,
+            expected_version=game.version,
+            snapshot="S0",
+            new_actions=[],
+            deadline=None,
+            seats=to,
+            announce=announce,
+        )
+
+    stranger = [SEATS[0], Seat("u9", "Zed"), SEATS[2]]
+    with pytest.raises(ValueError, match="roster"):
+        await change(stranger, LEFT)
+    with pytest.raises(StatementError, match="not JSON serializable"):  # an unstorable entry
+        await change(seats, [LEFT[0], {"text": object()}])
+    unchanged = await db.games.load(game.id)
+    assert (unchanged.version, unchanged.seats) == (game.version, SEATS)
+    assert (await db.matches.load(match.id)).players == SEATS
+    assert await db.outbox.pending() == []
+
+    version = await change(seats, LEFT)
+    stored = await db.games.load(game.id)
+    assert (stored.version, stored.seats) == (version, tuple(seats))
+    assert (await db.matches.load(match.id)).players == tuple(seats)
+    pending = await db.outbox.pending()
+    assert [(e.key, e.payload) for e in pending] == [
+        (outbox_key(game.id, version, i), p) for i, p in enumerate(LEFT)
     ]

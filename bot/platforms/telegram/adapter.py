@@ -63,7 +63,7 @@ from bot.api import (
     opens_new_lobby,
 )
 from bot.commands import MINE, CommandError, parse_command
-from bot.i18n import channel_language, locale_language, t
+from bot.i18n import channel_language, locale_language, private_language, t
 from bot.i18n import menus as i18n_menus
 from bot.platforms.telegram.pacing import Limits, Pacer
 from bot.platforms.telegram.render import (
@@ -580,9 +580,12 @@ class TelegramAdapter:
             decoded = self.codes.decode(query.data or "")
             message = query.message
             if decoded is None or message is None:
+                # The alert is the presser's alone: their language, not the chat's.
                 if message is not None:
-                    lang = await channel_language(
-                        self.service, ChannelRef(PLATFORM, str(message.chat.id))
+                    lang = await private_language(
+                        self.service,
+                        player_of(query.from_user),
+                        ChannelRef(PLATFORM, str(message.chat.id)),
                     )
                 else:
                     lang = locale_language(query.from_user.language_code)
