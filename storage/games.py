@@ -313,13 +313,16 @@ class GameRepository:
         scores: Sequence[int] | None = None,
         winner: int | None = None,
         announce: Sequence[dict[str, Any]] = (),
+        close_match: bool = False,
     ) -> int:
         """End a game, in one transaction with everything that depends on it.
 
         With ``scores`` (one per seat, seat order) and ``winner`` (a seat index or None), the
         channel's player statistics are updated for human seats and, if the game belongs to a
         match, the match records the result (and ends after its last planned game). Without
-        scores (a cancelled game) only the game is closed. ``announce``: as for ``save_turn``.
+        scores (a cancelled game) only the game is closed, and with ``close_match`` its match
+        too, ended early (no match win counted), in the same transaction, so a crash cannot
+        leave the match open behind a cancelled game. ``announce``: as for ``save_turn``.
         """
         async with self._write(game_id, expected_version) as write:
             session, row = write.session, write.row
@@ -349,6 +352,10 @@ class GameRepository:
                         await matches.record_game(
                             session, self._db.dialect, match, row, seats, scores, winner, now
                         )
+            elif close_match and row.match_id is not None:
+                match = await session.get(MatchRow, row.match_id)
+                if match is not None and match.finished_at is None:
+                    match.finished_at = match.updated_at = now
         return row.version
 
     # -- the optimistic-locking write path ------------------------------------------------

@@ -426,9 +426,10 @@ class LobbyRoom:
                 new_actions=table.game.log[table.saved_actions :],
                 status="cancelled",
                 announce=announcements(items),
+                close_match=True,  # with the game, in its transaction
             )
             replies = keyed(table.game_id, version, replies)
-        if table.match_id is not None:
+        elif table.match_id is not None:  # no game under way: the match alone
             match = await self.matches.load(table.match_id)
             if match.active:
                 await self.matches.close(table.match_id, expected_version=match.version)

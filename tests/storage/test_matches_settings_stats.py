@@ -147,3 +147,34 @@ async def test_lobby_saved_replaced_listed_and_deleted(db: Database) -> None:
     await lobbies.delete("discord", "42")
     await lobbies.delete("discord", "42")  # already gone: nothing happens
     assert [(p, c) for p, c, _ in await lobbies.list_all()] == [("telegram", "-7")]
+
+
+async def test_a_game_cancelled_with_close_match_ends_its_match_in_the_same_transaction(
+    db: Database,
+) -> None:
+    match = await db.matches.create(
+        platform="discord", channel_id="c", players=[ANN, BOB], games_planned=2
+    )
+    game = await db.games.create(
+        platform="discord",
+        channel_id="c",
+        seats=(ANN, BOB),
+        seed=1,
+        setup="rules",
+        snapshot="S",
+        match_id=match.id,
+        game_index=0,
+    )
+    with pytest.raises(ConflictError):  # a stale version changes neither the game nor the match
+        await db.games.finish(
+            game.id, expected_version=7, snapshot="END", status="cancelled", close_match=True
+        )
+    assert (await db.matches.load(match.id)).active
+    assert (await db.games.load(game.id)).status == "active"
+    await db.games.finish(
+        game.id, expected_version=1, snapshot="END", status="cancelled", close_match=True
+    )
+    closed = await db.matches.load(match.id)
+    assert not closed.active and closed.games_played == 0
+    assert (await db.games.load(game.id)).status == "cancelled"
+    assert await db.matches.load_active("discord", "c") is None
