@@ -14,9 +14,10 @@ from PIL import Image, ImageDraw
 from engine.messages import Msg, Translate, english
 from engine.tiles import Color
 from renderers.draw import draw_text, draw_trophy, encode_png
+from renderers.standings import draw_notes
 from renderers.table import fit_size, fit_text
 from renderers.theme import INK, Theme, get_theme
-from renderers.words import Text, say
+from renderers.words import Text, say, signed
 
 SCORELINE_WIDTH = 960
 
@@ -79,10 +80,6 @@ def scoreline_view(
             games=max(games, len(scores)),
         ),
     )
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def _series_colours(theme: Theme, view: ScoreLineView) -> list[tuple[int, int, int]]:
@@ -206,8 +203,8 @@ def draw_scoreline(
                 cup = round(12 * u)
                 text_x = x + cup
                 draw_trophy(draw, x - cup - round(28 * u), cy, cup, th.highlight_ring)
-            draw_text(draw, (text_x, cy), _signed(score), cell, colour, bold=won, anchor="mm")
-        draw_text(draw, (right, cy), _signed(totals[seat]), cell, ink, bold=True, anchor="rm")
+            draw_text(draw, (text_x, cy), signed(score), cell, colour, bold=won, anchor="mm")
+        draw_text(draw, (right, cy), signed(totals[seat]), cell, ink, bold=True, anchor="rm")
         y += row_h
 
     # the score line: running totals after each game
@@ -238,7 +235,7 @@ def draw_scoreline(
         draw_text(
             draw,
             (plot_left - round(12 * u), at(0, value)[1]),
-            _signed(value),
+            signed(value),
             head_size,
             th.muted,
             anchor="rm",
@@ -259,17 +256,8 @@ def draw_scoreline(
         dot = thick + round(2 * u)
         for px, py in points:
             draw.ellipse((px - dot, py - dot, px + dot, py + dot), fill=colours[seat])
-    note_y = plot_bottom + round(52 * u)
-    for note in view.notes:
-        draw_text(
-            draw,
-            (margin, note_y + round(14 * u)),
-            fit_text(say(note, translate), round(22 * u), width - 2 * margin),
-            round(22 * u),
-            th.muted,
-            anchor="lm",
-        )
-        note_y += round(34 * u)
+    notes_at = (margin, plot_bottom + round(52 * u))
+    draw_notes(draw, view.notes, notes_at, width - 2 * margin, u, th, translate)
     return canvas
 
 
@@ -292,7 +280,7 @@ def scoreline_text(view: ScoreLineView, *, translate: Translate = english) -> st
         lines.append(say(view.subtitle, translate))
     totals = view.totals()
     for seat, name in enumerate(view.names):
-        games = ", ".join(_signed(game[seat]) for game in view.scores) or "-"
+        games = ", ".join(signed(game[seat]) for game in view.scores) or "-"
         mark = " *" if seat == view.highlight else ""
-        lines.append(f"{name}{mark}: {games} = {_signed(totals[seat])}")
+        lines.append(f"{name}{mark}: {games} = {signed(totals[seat])}")
     return "\n".join(lines)

@@ -7,6 +7,8 @@ total score breaks ties, as the rules say).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PIL import Image, ImageDraw
 
 from engine.messages import Translate, english
@@ -20,7 +22,7 @@ from renderers.draw import (
 from renderers.table import fit_size, fit_text
 from renderers.theme import Theme, get_theme
 from renderers.views import StandingRow, StandingsView
-from renderers.words import say
+from renderers.words import Text, say, signed
 
 STANDINGS_WIDTH = 960
 
@@ -49,10 +51,6 @@ def ranks(view: StandingsView) -> list[tuple[int, StandingRow]]:
         else:
             out.append((position, row))
     return out
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def draw_standings(
@@ -179,13 +177,13 @@ def draw_standings(
                 draw_text(
                     draw,
                     (columns[1], cy),
-                    _signed(row.delta),
+                    signed(row.delta),
                     cell,
                     color,
                     bold=True,
                     anchor="rm",
                 )
-            draw_text(draw, (columns[2], cy), _signed(row.score), cell, ink, bold=True, anchor="rm")
+            draw_text(draw, (columns[2], cy), signed(row.score), cell, ink, bold=True, anchor="rm")
         else:
             won = "-" if row.games_won is None else str(row.games_won)
             draw_text(draw, (columns[0], cy), won, cell, ink, bold=True, anchor="rm")
@@ -194,20 +192,36 @@ def draw_standings(
             for _ in range(min(row.games_won or 0, 12)):
                 draw.ellipse((x - 2 * pip, cy - pip, x, cy + pip), fill=th.highlight_ring)
                 x -= round(24 * u)
-            draw_text(draw, (columns[1], cy), _signed(row.score), cell, ink, bold=True, anchor="rm")
+            draw_text(draw, (columns[1], cy), signed(row.score), cell, ink, bold=True, anchor="rm")
         y += row_h
     y += round(20 * u)
-    for note in view.notes:
+    draw_notes(draw, view.notes, (margin, y), width - 2 * margin, u, th, translate)
+    return canvas
+
+
+def draw_notes(
+    draw: ImageDraw.ImageDraw,
+    notes: Sequence[Text],
+    at: tuple[int, int],
+    span: int,
+    u: float,
+    theme: Theme,
+    translate: Translate,
+) -> int:
+    """The notes under a results picture, a muted line each from ``at``, cut to ``span``
+    pixels; returns the y below the last one."""
+    x, y = at
+    for note in notes:
         draw_text(
             draw,
-            (margin, y + round(14 * u)),
-            fit_text(say(note, translate), round(22 * u), width - 2 * margin),
+            (x, y + round(14 * u)),
+            fit_text(say(note, translate), round(22 * u), span),
             round(22 * u),
-            th.muted,
+            theme.muted,
             anchor="lm",
         )
         y += round(34 * u)
-    return canvas
+    return y
 
 
 def _rack(

@@ -21,7 +21,7 @@ from renderers.views import (
     TableView,
     clock_text,
 )
-from renderers.words import Text, points_count, say, tiles_count
+from renderers.words import Text, points_count, say, signed, tiles_count
 
 EMOJI: dict[Color | None, str] = {
     Color.BLACK: "⬛",
@@ -222,10 +222,6 @@ def draft_text(
     return "\n".join(lines)
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
-
-
 def standings_text(view: StandingsView, *, translate: Translate = english) -> str:
     lines = [say(view.title, translate)]
     if view.subtitle:
@@ -234,14 +230,14 @@ def standings_text(view: StandingsView, *, translate: Translate = english) -> st
         parts: list[Text] = [f"{rank}. {say(row.name, translate)}"]
         if view.kind == "game":
             if row.delta is not None:
-                parts.append(Msg("{points} this game", points=_signed(row.delta)))
+                parts.append(Msg("{points} this game", points=signed(row.delta)))
             left: Text = " ".join(str(t) for t in row.rack) or (
                 Msg("out") if row.is_winner else Msg("none")
             )
             parts.append(Msg("left: {tiles}", tiles=left))
         elif row.games_won is not None:
             parts.append(Msg("{count} won", count=row.games_won))
-        parts.append(Msg("total {points}", points=_signed(row.score)))
+        parts.append(Msg("total {points}", points=signed(row.score)))
         if row.is_winner:
             parts.append(Msg("winner"))
         lines.append(", ".join(say(part, translate) for part in parts))

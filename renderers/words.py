@@ -132,3 +132,8 @@ class Listing:
 
     def __hash__(self) -> int:
         return hash(self.items)
+
+
+def signed(value: int) -> str:
+    """A score with its sign: +12, 0, -7."""
+    return f"+{value}" if value > 0 else str(value)
