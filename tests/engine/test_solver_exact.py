@@ -254,6 +254,19 @@ RUN_MATES = [
         "tiles",
         Edition.CLASSIC,
     ),
+    # XP (`exact_sweep --kind test --seed 31`, position 229): K3 K4 K5 takes K3 of a group into
+    # the second joker's place and K4 of that joker's set into the first one's, with K5 of the
+    # first set beside them; both jokers go (O5 O6 J O7 O8, B3 B4 J). The solver placed 14
+    # points fewer: its rebuild gave the second joker K5 of its own set as a witness, which
+    # left the first joker none (``_mated`` in engine/solver/rebuild.py).
+    (
+        "K2 B2 O2 / J=K4 K5 K6 K7 K8 K9 / B6 O6 R6 / B7 B8 B9 B10 B11 / K13 B13 O13 R13 / "
+        "J=K3 K4 K5 / K3 B3 R3 / B8 B9 B10 / B8 B9 B10 / K2 O2 R2 / K3 B3 O3 / R7 R8 R9 R10 / "
+        "R7 R8 R9",
+        "B6 K5 K4 O12 K10 K10 B4 O5 O13 O6 O11 R4 O6 K6 B3 O8",
+        "value",
+        Edition.XP,
+    ),
 ]
 
 
