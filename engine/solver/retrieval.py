@@ -169,8 +169,9 @@ def _trial(
 
 
 def _mates(table: Sequence[Meld], takes: Sequence[Take]) -> dict[int, frozenset[int]]:
-    """Per table joker in a group, the freed jokers whose replacement tile comes from its set
-    (that tile, in the freed joker's place, witnesses it when both end in one group)."""
+    """Per table joker, the freed jokers of the same kind of set (run or group) whose
+    replacement tile comes from its set: that tile, in the freed joker's place, witnesses it
+    when both end in one set (``Locked.mates`` for groups, ``Locked.witnessing`` for runs)."""
     out: dict[int, set[int]] = {}
     for take in takes:
         if take.home >= 0 and table[take.home].kind is table[take.meld_index].kind:
