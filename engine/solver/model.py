@@ -100,6 +100,11 @@ class Locked:
     # Groups: locked jokers (by ident) whose place a retrieval fills with a tile of this joker's
     # original set; in one group with this joker they witness it (``_plan_groups``).
     mates: frozenset[int] = frozenset()
+    # Runs: the locked run jokers (bits by ident) whose original set gave the tile that fills
+    # this joker's place (a freed joker's): beside them in one run it witnesses them, and
+    # ``mark`` (14 or 15, 0: none) is the number it leaves as the latest real tile for that.
+    witnessing: int = 0
+    mark: int = 0
 
 
 _WEIGHTS: dict[tuple[str, bool, bool], tuple[list[int], list[int]]] = {}
@@ -167,13 +172,11 @@ class Model:
                     c = cid[id(tile.color)] - 1
                     must[c][tile.number] += 1
                     table_count[c][tile.number] += 1
+        # Run jokers witnessed by a freed joker's place: 14 and 15 are no number, so a slot's
+        # latest real tile can say "a tile of the original set of the jokers in ``marks[k]``".
+        self.marks: dict[int, int] = {}
         if mates:
-            ident_of = {id(lk.tile): lk.ident for lk in self.locked}
-            for lk in self.locked:
-                found = mates.get(id(lk.tile))
-                if found and lk.kind is MeldKind.GROUP:
-                    idents = frozenset(ident_of[j] for j in found if j in ident_of)
-                    self.locked[lk.ident] = replace(lk, mates=idents)
+            self._mate(mates)
         self.free_jokers = 0
         self.must_jokers = 0
         self.required_reals = False
@@ -203,6 +206,28 @@ class Model:
         # ``_useless``, which may drop some of them first).
         self.bound = [0] * 66
         self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
+
+    def _mate(self, mates: dict[int, frozenset[int]]) -> None:
+        """Record which freed jokers' places hold a tile of which locked jokers' original set."""
+        ident_of = {id(lk.tile): lk.ident for lk in self.locked}
+        witnessing: dict[int, int] = {}
+        for lk in self.locked:
+            found = mates.get(id(lk.tile))
+            if not found:
+                continue
+            idents = frozenset(ident_of[j] for j in found if j in ident_of)
+            if lk.kind is MeldKind.GROUP:
+                self.locked[lk.ident] = replace(lk, mates=idents)
+                continue
+            for j in idents:
+                if j != lk.ident and self.locked[j].kind is MeldKind.RUN:
+                    witnessing[j] = witnessing.get(j, 0) | 1 << lk.ident
+        for j, mask in sorted(witnessing.items()):
+            mark = next((k for k, v in self.marks.items() if v == mask), 0)
+            if not mark and len(self.marks) < 2:
+                mark = 14 + len(self.marks)
+                self.marks[mark] = mask
+            self.locked[j] = replace(self.locked[j], witnessing=mask, mark=mark)
 
     def _lock(self, tile: Tile, face: Face, index: int, meld: Meld) -> None:
         ident = len(self.locked)

@@ -39,6 +39,7 @@ def stage_options(
     real_slot = k_here << _K_SHIFT
     can_start = n <= 11
     defer = m.defer
+    marks = m.marks
     out: list[Option] = []
     seen: set[tuple[tuple[int, ...], int, int, int]] = set()
     new: list[int] = []
@@ -49,7 +50,8 @@ def stage_options(
         for j in lock_left:
             if not can_start:
                 return
-            starts.append(Act(("L", j), 4 | (1 << (_P_SHIFT + j))))
+            mark = locked[j].mark << _K_SHIFT
+            starts.append(Act(("L", j), 4 | mark | (1 << (_P_SHIFT + j))))
         max_a = 0 if ended or not can_start else top - real
         max_d = 0 if ended or not can_start else jl - free
         if max_d and (13 - n) - cover[c][n + 1] > jl - free - 1:
@@ -111,14 +113,26 @@ def stage_options(
             rec(i + 1, real, free + 1, lock_left, ended)
             acts.pop()
             new.pop()
-        tried: set[frozenset[int]] = set()
+        tried: set[object] = set()
         for idx, j in enumerate(lock_left):
-            reals = locked[j].reals
-            if reals in tried:
+            lk = locked[j]
+            reals = lk.reals
+            key = (reals, j) if marks else reals
+            if key in tried:
                 continue
-            tried.add(reals)
-            p2 = pend if (k and k in reals) else pend | (1 << j)
-            x = nxt | (p2 << _P_SHIFT)
+            tried.add(key)
+            # The latest real tile witnesses it: one of its original set's numbers, or a freed
+            # joker's place holding a tile of its original set (``marks``).
+            seen = (k in reals) if k < 14 else bool(marks[k] >> j & 1)
+            p2 = pend if (k and seen) else pend | (1 << j)
+            x = nxt
+            if lk.witnessing:
+                # This place holds a tile of their original set: they wait no more, and the
+                # jokers after it in this run see it as their latest real tile.
+                p2 &= ~lk.witnessing
+                if lk.mark:
+                    x = _JOKER_NEXT[code] | (lk.mark << _K_SHIFT) | tbit
+            x |= p2 << _P_SHIFT
             new.append(x)
             acts.append(Act(("L", j), x))
             rec(i + 1, real, free, lock_left[:idx] + lock_left[idx + 1 :], ended)

@@ -237,6 +237,14 @@ def _regroup(
 # -- physical tiles ------------------------------------------------------------------------------
 
 
+def _mated(cells: FaceSet, j: int, model: Model) -> bool:
+    """Whether another locked joker's place in ``cells`` holds a tile of locked joker ``j``'s
+    original set (a freed joker whose replacement came from there: ``Locked.witnessing``)."""
+    return any(
+        it[0] == "L" and it[1] != j and model.locked[it[1]].witnessing >> j & 1 for _, it in cells
+    )
+
+
 def _assign(
     sets: list[FaceSet],
     table: Sequence[Meld],
@@ -308,7 +316,10 @@ def _assign(
                 continue
             info = model.locked[it[1]]
             chosen[si][i] = info.tile
-            if info.kind is MeldKind.RUN:
+            if info.kind is MeldKind.RUN and model.marks and _mated(s, it[1], model):
+                # A freed joker's place in this run holds a tile of its original set.
+                candidates = []
+            elif info.kind is MeldKind.RUN:
                 below = [k for k in range(i - 1, -1, -1) if s[k][1][0] == "R"][:1]
                 above = [k for k in range(i + 1, len(s)) if s[k][1][0] == "R"][:1]
                 candidates = below + above

@@ -58,8 +58,9 @@ def _trials(
     """Every way of taking back some of the table jokers with tiles that are there: each freed
     joker's replacement face, the tile from another set when the table has one (that is never
     worse than the rack's copy: the two can trade places), else from the rack. With two or more
-    freed jokers, also the way that takes each replacement from another freed joker's group
-    where it can: there it witnesses that joker too when both end in one group (``mates``)."""
+    freed jokers, also the ways that take the replacements from the other freed jokers' sets
+    where they can (all of them, or one of them first): there a replacement witnesses that
+    set's joker too when both end in one set (``mates``)."""
     jokers = _joker_faces(table)
     choices: list[list[Face | None]] = [[None, *faces] for _, _, faces in jokers]
     trials: list[Trial] = []
@@ -67,12 +68,13 @@ def _trials(
         if all(face is None for face in combo):
             continue
         freed = frozenset(
-            index
-            for (index, _, _), face in zip(jokers, combo, strict=True)
-            if face is not None and table[index].kind is MeldKind.GROUP
+            index for (index, _, _), face in zip(jokers, combo, strict=True) if face is not None
         )
         ways: list[tuple[Take, ...]] = []
-        for prefer in (frozenset(), freed) if len(freed) > 1 else (frozenset(),):
+        prefers: list[frozenset[int]] = [frozenset()]
+        if len(freed) > 1:
+            prefers += [freed, *(frozenset({index}) for index in sorted(freed))]
+        for prefer in prefers:
             used: set[int] = set()
             takes: list[Take] = []
             for (index, joker, _), face in zip(jokers, combo, strict=True):
@@ -167,11 +169,12 @@ def _trial(
 
 
 def _mates(table: Sequence[Meld], takes: Sequence[Take]) -> dict[int, frozenset[int]]:
-    """Per table joker in a group, the freed jokers whose replacement tile comes from its set
-    (that tile, in the freed joker's place, witnesses it when both end in one group)."""
+    """Per table joker, the freed jokers of the same kind of set (run or group) whose
+    replacement tile comes from its set: that tile, in the freed joker's place, witnesses it
+    when both end in one set (``Locked.mates`` for groups, ``Locked.witnessing`` for runs)."""
     out: dict[int, set[int]] = {}
     for take in takes:
-        if take.home >= 0 and table[take.home].kind is MeldKind.GROUP:
+        if take.home >= 0 and table[take.home].kind is table[take.meld_index].kind:
             for joker in table[take.home].jokers:
                 out.setdefault(id(joker), set()).add(id(take.joker))
     return {k: frozenset(v) for k, v in out.items()}
