@@ -25,6 +25,9 @@ from bot.manager.state import LiveTable, _dt, log
 from storage import OutboxEntry, outbox_key
 
 PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while running
+SWEEP_EVERY = 60.0  # seconds between sweeps for what a dead process left (shared mode)
+RESEND_AFTER = 300.0  # seconds an entry stays unconfirmed before another sender takes it
+SWEEP_KEY = "outbox:sweep"  # the sweep's timer in the scheduler
 
 
 @dataclass(frozen=True, slots=True)
