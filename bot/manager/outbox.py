@@ -1,5 +1,5 @@
 """The outbox room: a stored turn's announcements, confirmed once a platform accepted them,
-and sent again (with the views refreshed) after a restart.
+and sent again (with the views refreshed) after a restart, or by a sweep of another process.
 
 A turn is saved together with one outbox entry per reply it causes (``storage.outbox``): a
 news line is stored as its text; a table, rack or panel message only by its slot, since it is
@@ -8,7 +8,9 @@ go out carry their keys (``Reply.delivers``); adapters confirm them through ``de
 the platform accepted the message, and the confirmations are written in the background, many
 in one UPDATE. ``resume()`` sends every entry still unconfirmed: the news lines as stored, and
 for each game with any, its table, every player's rack and the current player's panel as the
-stored game shows them now (edited in place by the adapters' stored message ids).
+stored game shows them now (edited in place by the adapters' stored message ids). With several
+processes on one database (shared mode) each also sweeps every minute for entries a process
+that died left unconfirmed, and sends them again the same way (``_sweep``).
 """
 
 from __future__ import annotations

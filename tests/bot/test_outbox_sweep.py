@@ -161,3 +161,24 @@ async def test_close_stops_the_sweep(tmp_path: Path) -> None:
         assert SWEEP_KEY not in survivor.scheduler.pending()
         await survivor.scheduler.advance(3 * RESEND_AFTER)
         assert survivor.sent == []
+
+
+async def test_close_cancels_a_sweep_under_way_and_leaves_its_entries_unconfirmed(
+    tmp_path: Path,
+) -> None:
+    async with processes("sqlite", tmp_path, 2) as (dying, survivor):
+        drew = await ann_draws_and_dies(dying)
+        entered = asyncio.Event()
+
+        async def stuck(reply: Reply) -> None:  # a platform that does not answer
+            entered.set()
+            await asyncio.Event().wait()
+
+        survivor.manager.set_outbox(stuck, platform=CHANNEL.platform)
+        sweeping = asyncio.create_task(survivor.scheduler.advance(RESEND_AFTER + SWEEP_EVERY))
+        await asyncio.wait_for(entered.wait(), 10)
+        await asyncio.wait_for(survivor.manager.close(), 10)
+        await asyncio.wait_for(sweeping, 10)  # the timer's callback ends with its sweep
+        assert survivor.manager._tasks == set()
+        assert SWEEP_KEY not in survivor.scheduler.pending()
+        assert {e.key for e in await survivor.db.outbox.pending()} == keys(drew)
