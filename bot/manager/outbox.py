@@ -40,6 +40,7 @@ SWEEP_EVERY = 60.0
 RESEND_AFTER = 300.0
 SWEEP_GIVES_UP = 3600.0
 SWEEP_KEY = "outbox:sweep"  # the sweep's timer in the scheduler
+MAX_HANDED = 10_000  # keys handed out and unconfirmed kept in memory, at most about
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +209,8 @@ class OutboxRoom:
         if not self.shared:
             return
         now = self.scheduler.now()
+        if len(self._handed) > MAX_HANDED:  # no sweep forgets them (a manager not resumed)
+            self._handed = {k: at for k, at in self._handed.items() if now - at < RESEND_AFTER}
         for reply in replies:
             for key in reply.delivers:
                 self._handed[key] = now

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.api import Reply
-from bot.manager.outbox import RESEND_AFTER, SWEEP_EVERY, SWEEP_KEY
+from bot.manager.outbox import RESEND_AFTER, SWEEP_EVERY, SWEEP_GIVES_UP, SWEEP_KEY
 from bot.scheduler import ManualScheduler
 from storage.scratch import scratch_schema
 from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
@@ -182,3 +182,15 @@ async def test_close_cancels_a_sweep_under_way_and_leaves_its_entries_unconfirme
         assert survivor.manager._tasks == set()
         assert SWEEP_KEY not in survivor.scheduler.pending()
         assert {e.key for e in await survivor.db.outbox.pending()} == keys(drew)
+
+
+async def test_an_entry_nobody_confirms_is_tried_again_every_grace_period_for_an_hour_only(
+    tmp_path: Path,
+) -> None:
+    async with processes("sqlite", tmp_path, 2) as (dying, survivor):
+        await ann_draws_and_dies(dying)  # and the survivor's platform never confirms either
+        await survivor.scheduler.advance(SWEEP_GIVES_UP + SWEEP_EVERY)
+        tries = drew_lines(survivor)
+        assert 2 <= tries <= SWEEP_GIVES_UP / RESEND_AFTER
+        await survivor.scheduler.advance(SWEEP_GIVES_UP)
+        assert drew_lines(survivor) == tries  # left to a restart and the prune
