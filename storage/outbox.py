@@ -2,7 +2,9 @@
 written in the turn's own transaction and marked delivered once a platform accepted it.
 
 A process killed between the commit and the sending leaves the entries undelivered; the next
-start sends them again (at least once, never lost). Entries are keyed ``"game:version:seq"``.
+start sends them again, and so does a live process on the same database once they are old
+enough (``pending(older_than=...)``): at least once, never lost. Entries are keyed
+``"game:version:seq"``.
 """
 
 from __future__ import annotations
@@ -88,9 +90,18 @@ class OutboxRepository:
         return marked
 
     async def pending(
-        self, *, platform: str | None = None, game_id: int | None = None
+        self,
+        *,
+        platform: str | None = None,
+        game_id: int | None = None,
+        older_than: timedelta | None = None,
+        younger_than: timedelta | None = None,
+        now: datetime | None = None,
     ) -> list[OutboxEntry]:
-        """Every undelivered entry (of a platform, or of one game), in the order written."""
+        """Every undelivered entry (of a platform, or of one game), in the order written;
+        with ``older_than`` only those written longer ago than that, with ``younger_than``
+        only those written since then (ages from ``now``, the wall clock by default)."""
+        now = now or utcnow()
         async with self._db.sessions() as session:
             query = (
                 select(
@@ -106,6 +117,10 @@ class OutboxRepository:
                 query = query.where(col(GameRow.platform) == platform)
             if game_id is not None:
                 query = query.where(col(OutboxRow.game_id) == game_id)
+            if older_than is not None:
+                query = query.where(col(OutboxRow.created_at) < now - older_than)
+            if younger_than is not None:
+                query = query.where(col(OutboxRow.created_at) >= now - younger_than)
             query = query.order_by(
                 col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
             )

@@ -1,5 +1,5 @@
 """The outbox room: a stored turn's announcements, confirmed once a platform accepted them,
-and sent again (with the views refreshed) after a restart.
+and sent again (with the views refreshed) after a restart, or by a sweep of another process.
 
 A turn is saved together with one outbox entry per reply it causes (``storage.outbox``): a
 news line is stored as its text; a table, rack or panel message only by its slot, since it is
@@ -8,7 +8,9 @@ go out carry their keys (``Reply.delivers``); adapters confirm them through ``de
 the platform accepted the message, and the confirmations are written in the background, many
 in one UPDATE. ``resume()`` sends every entry still unconfirmed: the news lines as stored, and
 for each game with any, its table, every player's rack and the current player's panel as the
-stored game shows them now (edited in place by the adapters' stored message ids).
+stored game shows them now (edited in place by the adapters' stored message ids). With several
+processes on one database (shared mode) each also sweeps every minute for entries a process
+that died left unconfirmed, and sends them again the same way (``_sweep``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from bot.api import Button, ChannelRef, PlayerRef, Reply
@@ -25,6 +28,19 @@ from bot.manager.state import LiveTable, _dt, log
 from storage import OutboxEntry, outbox_key
 
 PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while running
+# Shared mode (several processes on one database): each process sweeps the outbox every
+# SWEEP_EVERY seconds for entries unconfirmed for RESEND_AFTER seconds, which a process that
+# died left. Five minutes, because a live sender may hold a message a minute or more (a Telegram
+# group is paced at 20 a minute; 429 answers and 5xx retries add their waits; a confirmation is
+# written a moment later): one minute would take a slow sender for a dead one and announce
+# its turn twice. It is also the lease of a re-send's claim, and how long this process leaves
+# alone an entry it handed to an adapter itself. An entry unconfirmed for SWEEP_GIVES_UP seconds has been tried about ten times (a
+# channel the bot lost): sweeps leave it to a restart and the prune.
+SWEEP_EVERY = 60.0
+RESEND_AFTER = 300.0
+SWEEP_GIVES_UP = 3600.0
+SWEEP_KEY = "outbox:sweep"  # the sweep's timer in the scheduler
+MAX_HANDED = 10_000  # keys handed out and unconfirmed kept in memory, at most about
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +142,16 @@ class OutboxRoom:
     _confirmed: set[str]
     _confirming: asyncio.Task[None] | None
     _pruned_at: float
+    _handed: dict[str, float]  # shared mode: keys handed to an adapter, when; not confirmed
+    _sweeping: asyncio.Task[None] | None
+    _closed: bool
 
     async def delivered(self, keys: Sequence[str]) -> None:
         """The platform accepted the messages carrying these outbox entries: they are marked
         delivered in the background (a crash before that only sends them once more)."""
         self._confirmed.update(keys)
+        for key in keys:
+            self._handed.pop(key, None)
         if self._confirming is None or self._confirming.done():
             self._confirming = asyncio.get_running_loop().create_task(self._write_confirmed())
 
@@ -182,6 +203,64 @@ class OutboxRoom:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _hand(self, replies: Sequence[Reply]) -> None:
+        """Note the keys of replies this process hands to an adapter now (shared mode): its
+        sweeps leave them alone for ``RESEND_AFTER`` while the adapter delivers them."""
+        if not self.shared:
+            return
+        now = self.scheduler.now()
+        if len(self._handed) > MAX_HANDED:  # no sweep forgets them (a manager not resumed)
+            self._handed = {k: at for k, at in self._handed.items() if now - at < RESEND_AFTER}
+        for reply in replies:
+            for key in reply.delivers:
+                self._handed[key] = now
+
+    def _arm_sweep(self) -> None:
+        """Schedule the next sweep (shared mode only: one SQLite process has nobody to
+        cover for, and sends what is unconfirmed at its start)."""
+        if self.shared and not self._closed:
+            when = self.scheduler.now() + SWEEP_EVERY
+            self.scheduler.schedule_at(SWEEP_KEY, when, self._sweep_due)
+
+    async def _sweep_due(self) -> None:
+        """The sweep's timer: arm the next one, then sweep (as a task that ``close`` cancels;
+        one at a time)."""
+        self._arm_sweep()
+        if self._closed or (self._sweeping is not None and not self._sweeping.done()):
+            return
+        task = asyncio.get_running_loop().create_task(self._sweep())
+        self._sweeping = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        await asyncio.wait({task})
+
+    async def _sweep(self) -> None:
+        """Send again what another process stored and never saw confirmed (it died, or it
+        died while sending such entries again): entries unconfirmed for ``RESEND_AFTER`` of
+        platforms this process sends to, except what this process itself handed to an adapter
+        less than that ago (it is still being delivered; adapters report no failure, so after
+        that it is taken for lost). Each game's re-send is claimed as at start-up."""
+        now = self.scheduler.now()
+        for key, at in list(self._handed.items()):
+            if now - at >= RESEND_AFTER:
+                del self._handed[key]
+        try:
+            entries = await self.db.outbox.pending(
+                older_than=timedelta(seconds=RESEND_AFTER),
+                younger_than=timedelta(seconds=SWEEP_GIVES_UP),
+                now=_dt(now),
+            )
+        except Exception:  # the database is away for now: the next sweep looks again
+            log.warning("cannot read the outbox; the next sweep tries again", exc_info=True)
+            return
+        ready = [
+            e
+            for e in entries
+            if e.key not in self._handed and (e.platform in self._routes or self._broadcast)
+        ]
+        if ready:
+            await self._resend(ready)
+
     async def _resend(self, entries: list[OutboxEntry]) -> None:
         games: dict[int, list[OutboxEntry]] = defaultdict(list)
         for entry in entries:
@@ -190,10 +269,14 @@ class OutboxRoom:
         for game_id, pending in games.items():
             if not await self._claim_resend(game_id, pending):
                 continue  # another process that found them too sends them
-            key = ChannelRef(pending[0].platform, pending[0].channel_id).key
-            async with self._lock(key):  # the views are drawn as no command is changing them
+            channel = ChannelRef(pending[0].platform, pending[0].channel_id)
+            async with self._lock(channel.key):  # the views are drawn as no command changes them
                 try:
-                    replies = await self._resent(game_id, pending)
+                    if self.shared:  # another process may have confirmed some, or played on
+                        still = {e.key for e in await self.db.outbox.pending(game_id=game_id)}
+                        pending = [e for e in pending if e.key in still]
+                        await self._current(channel)
+                    replies = await self._resent(game_id, pending) if pending else []
                 except Exception:
                     self._internal("cannot send again the outbox of game %s", game_id)
                     continue
@@ -203,7 +286,9 @@ class OutboxRoom:
         """Whether this process sends a game's unconfirmed entries again. With several
         processes on one database (shared mode) each finds them at its start; the one that
         claims them (a lease on the newest entry's version, as deadlines are claimed) sends
-        them, so a turn is not announced once per process."""
+        them, so a turn is not announced once per process. The lease is ``RESEND_AFTER``, as
+        long as a live sender may take: a claimer that died is taken over after it (by a
+        sweep); one that is merely slow is not doubled."""
         if not self.shared:
             return True
         now = self.scheduler.now()
@@ -215,7 +300,7 @@ class OutboxRoom:
                 "resend",
                 owner=self.owner,
                 now=_dt(now),
-                until=_dt(now + self.lease_seconds),
+                until=_dt(now + RESEND_AFTER),
             )
         except Exception:
             self._internal("cannot claim the outbox of game %s", game_id)

@@ -107,6 +107,9 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         self._confirming: asyncio.Task[None] | None = None
         self._pruned_at = 0.0
         self._unsent: list[OutboxEntry] = []  # read at start-up, sent once an outbox is set
+        self._handed: dict[str, float] = {}  # shared mode: outbox keys handed out, when
+        self._sweeping: asyncio.Task[None] | None = None  # the outbox sweep (shared mode)
+        self._closed = False
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -188,7 +191,9 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
                 return [self._tell(channel, player, said, "error")]
         async with self._lock(channel.key):  # a failure is undone under the lock too
             try:
-                return await self._handle_locked(player, channel, command, admin, seen)
+                replies = await self._handle_locked(player, channel, command, admin, seen)
+                self._hand(replies)  # the adapter delivers them now
+                return replies
             except RummikubError as err:
                 return [self._note(channel, player, await self._say_error(channel, err, player))]
             except ConflictError:
@@ -308,6 +313,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         """Hand replies of timers and AI turns to their platform's outbox. Before any outbox is
         registered (an AI move that was due at start-up runs at once, while the adapters are
         still connecting) they are kept, and sent when one registers."""
+        self._hand(replies)
         # An outbox with ``many`` (bot.api.BatchOutbox) takes its platform's replies at once.
         single: list[Reply] = []
         for platform in dict.fromkeys(r.channel.platform for r in replies):

@@ -8,6 +8,7 @@ from datetime import UTC
 from typing import Any
 
 from bot.api import ChannelRef, PlayerRef
+from bot.manager.outbox import SWEEP_KEY
 from bot.manager.state import (
     LiveTable,
     SeatInfo,
@@ -42,6 +43,7 @@ class StoreRoom:
             self._arm_timers(table)
         count = len(stored) + await self._resume_lobbies()
         await self._load_unconfirmed()
+        self._arm_sweep()  # shared mode: what a process that dies later leaves is sent too
         return count
 
     async def _resume_lobbies(self) -> int:
@@ -111,6 +113,8 @@ class StoreRoom:
             self._internal("cannot store the lobby of %s", channel.key)
 
     async def close(self) -> None:
+        self._closed = True  # no sweep starts again; one under way is cancelled below
+        self.scheduler.cancel(SWEEP_KEY)
         for table in self.tables.values():
             self._cancel_timers(table)
         tasks = list(self._tasks)  # sending again or flushing kept replies: their entries stay

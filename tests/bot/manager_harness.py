@@ -40,8 +40,11 @@ class Harness:
         scheduler: ManualScheduler | None = None,
         images: bool = False,
         shared: bool | None = None,
+        url: str | None = None,
+        schema: str | None = None,
     ) -> Harness:
-        db = Database(f"sqlite+aiosqlite:///{path}")
+        """A manager over the SQLite file ``path``, or over ``url`` (and ``schema``)."""
+        db = Database(url or f"sqlite+aiosqlite:///{path}", schema=schema)
         await db.start()
         clock = scheduler or ManualScheduler()
         manager = GameManager(

@@ -145,3 +145,16 @@ async def test_a_seat_change_and_its_announcements_are_one_transaction(db: Datab
     assert [(e.key, e.payload) for e in pending] == [
         (outbox_key(game.id, version, i), p) for i, p in enumerate(LEFT)
     ]
+
+
+async def test_pending_by_age_lists_only_entries_written_in_the_window(db: Database) -> None:
+    game = await new_game(db)
+    await save(db, game.id, game.version, NEWS)
+    minute = timedelta(minutes=1)
+    assert await db.outbox.pending(older_than=minute) == []  # just written: too young
+    later = utcnow() + 5 * minute
+    old = await db.outbox.pending(older_than=minute, now=later)
+    assert [e.payload for e in old] == NEWS
+    assert await db.outbox.pending(older_than=minute, younger_than=2 * minute, now=later) == []
+    kept = await db.outbox.pending(older_than=minute, younger_than=10 * minute, now=later)
+    assert [e.key for e in kept] == [e.key for e in old]
