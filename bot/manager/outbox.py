@@ -34,8 +34,9 @@ PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while runnin
 # group is paced at 20 a minute; 429 answers and 5xx retries add their waits; a confirmation is
 # written a moment later): one minute would take a slow sender for a dead one and announce
 # its turn twice. It is also the lease of a re-send's claim, and how long this process leaves
-# alone an entry it handed to an adapter itself. An entry unconfirmed for SWEEP_GIVES_UP seconds has been tried about ten times (a
-# channel the bot lost): sweeps leave it to a restart and the prune.
+# alone an entry it handed to an adapter itself. An entry unconfirmed for SWEEP_GIVES_UP
+# seconds has been tried about ten times (a channel the bot lost): sweeps leave it to a
+# restart and the prune.
 SWEEP_EVERY = 60.0
 RESEND_AFTER = 300.0
 SWEEP_GIVES_UP = 3600.0
