@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.commands import CommandError, parse_command
+from bot.logs import log_internal
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +161,8 @@ async def confirm_delivery(service: object, replies: Sequence[Reply]) -> None:
         return
     try:
         await delivered(keys)
-    except Exception:  # the entries are sent again after a restart: at least once
-        logging.getLogger(__name__).exception("could not confirm %d outbox entries", len(keys))
+    except Exception:  # a bug; the entries are sent again after a restart: at least once
+        log_internal(logging.getLogger(__name__), "could not confirm %d outbox entries", len(keys))
 
 
 def opens_new_lobby(service: object, channel: ChannelRef, text: str) -> bool:

@@ -29,6 +29,14 @@ HTTP_LOGGERS = (
 )
 """Loggers that write request URLs, payloads or headers."""
 
+
+def log_internal(logger: logging.Logger, message: str, *args: object) -> None:
+    """Log the exception being handled as an internal error: at ERROR, with its traceback,
+    marked so that the bot tests fail on it (tests/bot/conftest.py). Every catch-all that
+    keeps the bot going after a bug says so through here."""
+    logger.error(message, *args, exc_info=True, extra={"internal_error": True})
+
+
 MIN_SECRET = 6  # shorter values would redact ordinary words; no real token is that short
 
 

@@ -15,6 +15,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot.logs import log_internal
+
 Callback = Callable[[], Awaitable[None]]
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ class AsyncioScheduler:
         try:
             await callback()
         except Exception:  # a timer must never kill the loop; a bug, so flagged and counted
-            log.error("timer %s failed", key, exc_info=True, extra={"internal_error": True})
+            log_internal(log, "timer %s failed", key)
 
     def cancel(self, key: str) -> None:
         handle = self._handles.pop(key, None)

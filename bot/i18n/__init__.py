@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import images as i18n_images
 from bot.i18n import rules as i18n_rules
+from bot.logs import log_internal
 from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
 
@@ -450,7 +451,7 @@ async def channel_language(service: object, channel: ChannelRef) -> str:
     try:
         lang = await language(channel)
     except Exception:  # an adapter's apology must not fail on a settings read
-        log.exception("cannot read the language of %s", channel.key)
+        log_internal(log, "cannot read the language of %s", channel.key)
         return "en"
     return lang if lang in LANGUAGES else "en"
 
@@ -464,7 +465,7 @@ async def private_language(service: object, player: PlayerRef, channel: ChannelR
     try:
         lang = await language_for(player, channel)
     except Exception:  # an adapter's apology must not fail on a settings read
-        log.exception("cannot read the language of %s", player.key)
+        log_internal(log, "cannot read the language of %s", player.key)
         return "en"
     return lang if lang in LANGUAGES else "en"
 

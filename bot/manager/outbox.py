@@ -165,8 +165,8 @@ class OutboxRoom:
                 if time.monotonic() - self._pruned_at > PRUNE_EVERY:
                     self._pruned_at = time.monotonic()
                     await self.db.outbox.prune()
-            except Exception:  # not lost: they are sent again after a restart
-                log.warning("could not mark %d outbox entries delivered", len(batch), exc_info=True)
+            except Exception:  # a bug or the database away; not lost: sent again after a restart
+                self._internal("could not mark %d outbox entries delivered", len(batch))
 
     async def flush_confirmed(self) -> None:
         """Wait until every confirmation so far is written (at shutdown)."""
@@ -251,8 +251,8 @@ class OutboxRoom:
                 younger_than=timedelta(seconds=SWEEP_GIVES_UP),
                 now=_dt(now),
             )
-        except Exception:  # the database is away for now: the next sweep looks again
-            log.warning("cannot read the outbox; the next sweep tries again", exc_info=True)
+        except Exception:  # a bug or the database away; the next sweep looks again
+            self._internal("cannot read the outbox; the next sweep tries again")
             return
         ready = [
             e

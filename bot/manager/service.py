@@ -22,6 +22,7 @@ from bot.commands import (
     shorten,
 )
 from bot.i18n import LANGUAGES, say, t
+from bot.logs import log_internal
 from bot.manager.languages import LanguageRoom
 from bot.manager.lobby import LobbyRoom
 from bot.manager.outbox import OutboxRoom
@@ -158,7 +159,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
     def _internal(self, message: str, *args: object) -> None:
         """Log an exception that reached a catch-all (a bug, never an answer) and count it."""
         self.internal_errors += 1
-        log.error(message, *args, exc_info=True, extra={"internal_error": True})
+        log_internal(log, message, *args)
 
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
