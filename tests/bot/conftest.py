@@ -10,10 +10,15 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.bot.manager_harness import Harness
+from tests.fakes.discord_api import FakeDiscord, running_fake
+
+if TYPE_CHECKING:
+    from tests.bot.test_discord_game import Live
 
 
 class InternalErrors(logging.Handler):
@@ -60,3 +65,24 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
         yield harness
     finally:
         await harness.close()
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeDiscord]:
+    """The fake Discord API on 127.0.0.1, for the Discord test files (the Telegram ones
+    define their own ``fake``, the fake Bot API server)."""
+    with running_fake() as server:
+        yield server
+
+
+@pytest.fixture
+async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
+    """The real bot behind the real discord.py client against ``fake``, on a SQLite file."""
+    from tests.bot.test_discord_game import Live
+
+    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
+    await table.boot()
+    try:
+        yield table
+    finally:
+        await table.shutdown()

@@ -28,7 +28,7 @@ from bot.platforms.discord.adapter import (
     invite_url,
     make_custom_id,
 )
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord, running_fake
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -164,12 +164,6 @@ class ScriptedService:
             rack=("R5", "R6", "R7", "K9", "K9", "J"),
             melds=((1, "B1 B2 B3"), (2, "O7 K7 R7")),
         )
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeDiscord]:
-    with running_fake() as server:
-        yield server
 
 
 @pytest.fixture

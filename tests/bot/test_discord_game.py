@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from engine import Game
 from engine.solver import solve
 from storage import Database
 from storage.scratch import scratch_schema
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, running_fake
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
 
 MAX_TURNS = 400
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.
@@ -227,22 +227,6 @@ async def play_turn(live: Live, member: Member, *, use_panel: bool) -> None:
         await h.click(member, panels[-1], "Done")
     else:
         await h.slash(member, "done")
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeDiscord]:
-    with running_fake() as server:
-        yield server
-
-
-@pytest.fixture
-async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
-    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
-    await table.boot()
-    try:
-        yield table
-    finally:
-        await table.shutdown()
 
 
 @pytest.mark.slow

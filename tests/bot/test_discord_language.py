@@ -10,32 +10,13 @@ Discord API, as in test_discord_game.py.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
 from tests.bot.test_discord_game import Live, _labels
-from tests.fakes.discord_api import FakeDiscord, FakeMessage, Member, running_fake
+from tests.fakes.discord_api import FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeDiscord]:
-    with running_fake() as server:
-        yield server
-
-
-@pytest.fixture
-async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
-    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
-    await table.boot()
-    try:
-        yield table
-    finally:
-        await table.shutdown()
 
 
 def dm_rack(fake: FakeDiscord, member: Member) -> FakeMessage:

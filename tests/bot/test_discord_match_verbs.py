@@ -9,34 +9,16 @@ one game, two people and an AI seat.
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from PIL import Image as PILImage
 
 from engine.record import parse_record, replay_game
 from tests.bot.test_discord_game import Live, _labels, current_member, play_turn
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, running_fake
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 MAX_TURNS = 300
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeDiscord]:
-    with running_fake() as server:
-        yield server
-
-
-@pytest.fixture
-async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
-    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
-    await table.boot()
-    try:
-        yield table
-    finally:
-        await table.shutdown()
 
 
 def newest(fake: FakeDiscord, channel_id: int) -> FakeMessage:

@@ -7,32 +7,13 @@ Discord API, as in test_discord_game.py.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
 from tests.bot.test_discord_game import Live, _labels, play_turn
-from tests.fakes.discord_api import FakeDiscord, FakeMessage, running_fake, snowflake
+from tests.fakes.discord_api import FakeDiscord, FakeMessage, snowflake
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeDiscord]:
-    with running_fake() as server:
-        yield server
-
-
-@pytest.fixture
-async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
-    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
-    await table.boot()
-    try:
-        yield table
-    finally:
-        await table.shutdown()
 
 
 def newest(fake: FakeDiscord, channel_id: int) -> FakeMessage:
