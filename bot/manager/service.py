@@ -46,17 +46,10 @@ from engine.actions import DRAFT_VERBS
 from engine.messages import Msg
 from engine.tiles import Edition
 from storage import (
-    ClaimRepository,
     ConflictError,
     Database,
-    GameRepository,
-    LobbyRepository,
-    MatchRepository,
     OutboxEntry,
     PlayerLanguage,
-    PlayerLanguageRepository,
-    SettingsRepository,
-    StatsRepository,
 )
 
 
@@ -77,13 +70,13 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         lease_seconds: float = 30.0,
     ) -> None:
         self.db = db
-        self.games = GameRepository(db)
-        self.matches = MatchRepository(db)
-        self.settings = SettingsRepository(db)
-        self.stats = StatsRepository(db)
-        self.lobbies = LobbyRepository(db)
-        self.claims = ClaimRepository(db)
-        self.player_languages = PlayerLanguageRepository(db)
+        self.games = db.games
+        self.matches = db.matches
+        self.settings = db.settings
+        self.stats = db.stats
+        self.lobbies = db.lobbies
+        self.claims = db.claims
+        self.player_languages = db.players
         self._player_langs: dict[str, PlayerLanguage] = {}  # player key -> stored languages
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()

@@ -16,10 +16,10 @@ import pytest
 from bot.api import Reply
 from bot.manager.outbox import RESEND_AFTER, SWEEP_EVERY, SWEEP_GIVES_UP, SWEEP_KEY
 from bot.scheduler import ManualScheduler
-from storage.scratch import scratch_schema
 from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
 from tests.bot.test_truth import human_to_move
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 

@@ -23,8 +23,8 @@ from engine import Game
 from engine.ai import choose_move
 from engine.tiles import sort_tiles, tiles_text
 from storage import Database
-from storage.scratch import scratch_schema
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 CHANNEL = ChannelRef("duo", "table")
 ANN = PlayerRef("duo", "ann", "Ann")

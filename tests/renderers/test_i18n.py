@@ -14,6 +14,14 @@ from dataclasses import replace
 
 import pytest
 
+from bot.cli.samples import (
+    late_game_table,
+    opening_table,
+    sample_draft,
+    sample_game_end,
+    sample_match,
+    sample_rack,
+)
 from bot.i18n import translator
 from bot.i18n.images import PL
 from engine.messages import Msg
@@ -26,14 +34,6 @@ from renderers import (
     render_table,
     standings_text,
     table_text,
-)
-from renderers.samples import (
-    late_game_table,
-    opening_table,
-    sample_draft,
-    sample_game_end,
-    sample_match,
-    sample_rack,
 )
 from renderers.views import (
     game_end_view,
@@ -49,6 +49,7 @@ from tests.renderers.test_views import game
 SOURCES = [
     *sorted((ROOT / "renderers").glob("*.py")),
     ROOT / "bot" / "cli" / "render.py",
+    ROOT / "bot" / "cli" / "samples.py",
     ROOT / "bot" / "presenter.py",
 ]
 PL_TR = translator("pl")

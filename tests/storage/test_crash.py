@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.scratch import scratch_schema
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 5
