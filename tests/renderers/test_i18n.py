@@ -23,7 +23,7 @@ from bot.cli.samples import (
     sample_rack,
 )
 from bot.i18n import translator
-from bot.i18n.images import PL
+from bot.i18n.pl_pictures import PL
 from engine.messages import Msg
 from renderers import (
     draft_text,
@@ -69,7 +69,7 @@ def test_the_scan_finds_templates_of_every_kind() -> None:
 
 def test_every_template_has_its_polish_with_the_same_blanks() -> None:
     missing = {t: where for t, where in template_ids(SOURCES).items() if t not in PL}
-    assert not missing, f"add these to bot/i18n_images.PL: {missing}"
+    assert not missing, f"add these to bot/i18n/pl_pictures.PL: {missing}"
     for template, polish in PL.items():
         if FORMS in template:
             english = template.split(FORMS)
