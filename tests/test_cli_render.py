@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import render as cli_render
+from bot.cli.samples import SAMPLES
 from engine import Game
-from renderers.samples import SAMPLES
 from tests.renderers.pixels import decode
 
 

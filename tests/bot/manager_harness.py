@@ -42,6 +42,7 @@ class Harness:
         shared: bool | None = None,
         url: str | None = None,
         schema: str | None = None,
+        language: str = "en",
     ) -> Harness:
         """A manager over the SQLite file ``path``, or over ``url`` (and ``schema``)."""
         db = Database(url or f"sqlite+aiosqlite:///{path}", schema=schema)
@@ -53,6 +54,7 @@ class Harness:
             presenter=Presenter(images=images),
             rng=random.Random(seed),
             shared=shared,
+            default_language=language,
         )
         harness = cls(db, clock, manager)
 

@@ -23,8 +23,8 @@ from bot.scheduler import ManualScheduler
 from engine import Game
 from engine.solver import solve
 from storage import Database
-from storage.scratch import scratch_schema
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
+from tests.storage.scratch import scratch_schema
 
 MAX_TURNS = 400
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.

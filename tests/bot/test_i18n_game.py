@@ -193,8 +193,7 @@ async def test_a_hint_is_explained_in_the_channels_language(
 
 
 async def test_the_bots_default_language_holds_until_a_channel_chooses(tmp_path: Path) -> None:
-    h = await Harness.open(tmp_path / "default.db")
-    h.manager.default_language = "pl"
+    h = await Harness.open(tmp_path / "default.db", language="pl")
     try:
         assert "otworzył stół" in private_or_public(await h.say(ANN, "start"))
         assert "Tylko gospodarz" in private_or_public(await h.say(BOB, "settings threshold 25"))

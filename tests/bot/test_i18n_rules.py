@@ -1,7 +1,7 @@
 """Every sentence the engine (and the bot's own errors) can show a player has a Polish twin.
 
 The source is read, not imported: each ``Msg(...)`` and each rules error built from a literal
-English template is found with ``ast``, and ``bot/i18n_rules.PL`` must hold that template with
+English template is found with ``ast``, and ``bot/i18n/pl_engine.PL`` must hold that template with
 the same blanks. A rules error built from an f-string (English baked in) fails the test; only the
 programmer errors below may be English text, since a player never sees them (the manager turns
 them into its "something went wrong" sentence).
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n.rules import PL
+from bot.i18n.pl_engine import PL
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = [
@@ -145,9 +145,9 @@ def test_the_polish_table_holds_nothing_the_code_no_longer_says() -> None:
 
 
 def test_every_telegram_menu_entry_has_polish_that_fits() -> None:
-    from bot.i18n import menus as i18n_menus
+    from bot.i18n import pl_menus
     from bot.platforms.telegram.adapter import GROUP_COMMANDS, PRIVATE_COMMANDS
 
     for _, text in (*GROUP_COMMANDS, *PRIVATE_COMMANDS):
-        assert text in i18n_menus.PL, text
-    assert all(1 <= len(polish) <= 100 for polish in i18n_menus.PL.values())  # Discord's limit
+        assert text in pl_menus.PL, text
+    assert all(1 <= len(polish) <= 100 for polish in pl_menus.PL.values())  # Discord's limit

@@ -35,7 +35,7 @@ async def restarted(h: Harness, path: Path) -> Harness:
     await h.db.close()  # as a kill leaves it: the manager is not closed
     fresh = await Harness.open(path, scheduler=ManualScheduler(start=now))
     await fresh.manager.resume()
-    await asyncio.gather(*fresh.manager._tasks)  # what it sends again
+    await fresh.manager.settle()  # what it sends again
     return fresh
 
 
@@ -80,7 +80,7 @@ async def test_a_restart_sends_again_what_was_not_confirmed_with_the_stored_view
         table = fresh.manager.tables[CHANNEL.key]
         assert table.version == stored.version and table.game is not None
         view = next(r for r in sent if r.slot == "table")
-        assert view.text == (await fresh.manager._table_reply(table)).text
+        assert view.text == (await fresh.manager.views.table(table)).text
         # every entry the dead process left is carried by one of the replies sent again
         pending = {e.key for e in await fresh.db.outbox.pending()}
         assert pending and pending == set(keys(sent))
@@ -166,7 +166,7 @@ async def test_two_processes_resuming_at_once_send_an_unconfirmed_turn_once(
     second = await Harness.open(path, scheduler=ManualScheduler(start=now), shared=True)
     try:
         await asyncio.gather(first.manager.resume(), second.manager.resume())
-        await asyncio.gather(*first.manager._tasks, *second.manager._tasks)
+        await asyncio.gather(first.manager.settle(), second.manager.settle())
         sent = first.sent + second.sent
         news = [r.text for r in sent if r.slot is None]
         assert sum("Ann drew a tile" in text for text in news) == 1, news

@@ -16,10 +16,10 @@ import pytest
 from bot.api import Reply
 from bot.manager.outbox import RESEND_AFTER, SWEEP_EVERY, SWEEP_GIVES_UP, SWEEP_KEY
 from bot.scheduler import ManualScheduler
-from storage.scratch import scratch_schema
 from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
 from tests.bot.test_truth import human_to_move
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
@@ -104,7 +104,7 @@ async def test_a_live_process_sends_once_what_a_dead_one_left_after_the_grace_pe
         table = survivor.manager.tables[CHANNEL.key]
         assert (
             next(r for r in sent if r.slot == "table").text
-            == (await survivor.manager._table_reply(table)).text
+            == (await survivor.manager.views.table(table)).text
         )
         # Still unconfirmed (its adapter is slow): this process is delivering it, so its
         # next sweeps do not send it again within the grace period.
@@ -131,9 +131,9 @@ async def test_a_resend_whose_claimer_died_is_taken_over_after_its_lease(
         claimer.manager.set_outbox(stuck, platform=CHANNEL.platform)
         sweeping = asyncio.create_task(claimer.scheduler.advance(RESEND_AFTER + SWEEP_EVERY))
         await asyncio.wait_for(entered.wait(), 10)
-        for task in [sweeping, *claimer.manager._tasks]:
+        for task in [sweeping, *claimer.manager.delivery.tasks]:
             task.cancel()
-        await asyncio.gather(sweeping, *claimer.manager._tasks, return_exceptions=True)
+        await asyncio.gather(sweeping, *claimer.manager.delivery.tasks, return_exceptions=True)
         await claimer.db.close()  # killed: its claim stays, with its lease
         await taker.scheduler.advance(RESEND_AFTER + SWEEP_EVERY)
         assert drew_lines(taker) == 0  # the claimer's lease still runs
@@ -179,7 +179,7 @@ async def test_close_cancels_a_sweep_under_way_and_leaves_its_entries_unconfirme
         await asyncio.wait_for(entered.wait(), 10)
         await asyncio.wait_for(survivor.manager.close(), 10)
         await asyncio.wait_for(sweeping, 10)  # the timer's callback ends with its sweep
-        assert survivor.manager._tasks == set()
+        assert survivor.manager.delivery.tasks == set()
         assert SWEEP_KEY not in survivor.scheduler.pending()
         assert {e.key for e in await survivor.db.outbox.pending()} == keys(drew)
 

@@ -9,12 +9,11 @@ import string
 
 import pytest
 
-from bot.i18n import MESSAGES, PLURAL_BY, TEMPLATES, plural, t, translator
-from bot.i18n import images as i18n_images
+from bot.i18n import MESSAGES, PLURAL_BY, TEMPLATES, pl_pictures, plural, t, translator
 from renderers.words import FORMS, Plural
 
 COUNTS = (0, 1, 2, 5, 22)
-PLURAL_PHRASES = sorted(key for key in i18n_images.PL if FORMS in key)  # renderers' Plural ids
+PLURAL_PHRASES = sorted(key for key in pl_pictures.PL if FORMS in key)  # renderers' Plural ids
 
 # noun (or adjective before a counted noun) -> the forms for one / few / many (Polish)
 POLISH: list[tuple[set[str], set[str], set[str]]] = [
@@ -137,7 +136,7 @@ def test_plural_messages_have_the_forms_of_their_language() -> None:
                 assert all(counted in blanks(part) for part in parts), (lang, key)
                 assert FORMS in MESSAGES["en"][key], key
     for key in PLURAL_PHRASES:
-        assert len(i18n_images.PL[key].split(FORMS)) == 3, key
+        assert len(pl_pictures.PL[key].split(FORMS)) == 3, key
 
 
 def test_the_polish_forms_follow_the_grammar() -> None:

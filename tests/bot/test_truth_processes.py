@@ -23,8 +23,8 @@ from engine import Game
 from engine.ai import choose_move
 from engine.tiles import sort_tiles, tiles_text
 from storage import Database
-from storage.scratch import scratch_schema
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 CHANNEL = ChannelRef("duo", "table")
 ANN = PlayerRef("duo", "ann", "Ann")
@@ -147,7 +147,7 @@ async def test_each_reminder_timeout_and_ai_move_is_acted_on_by_one_process(
         await one.say(ANN, "addbot easy")
         await one.say(ANN, "deal")  # if the AI starts, it has moved already
         await two.manager.resume()  # the second process knows the game and arms its timers
-        await asyncio.gather(*two.manager._tasks)  # and sends the unconfirmed deal again
+        await two.manager.settle()  # and sends the unconfirmed deal again
         assert CHANNEL.key in two.manager.tables
         for round_no in range(3):
             game = one.manager.tables[CHANNEL.key].game

@@ -1,4 +1,4 @@
-"""Sample views and the command that draws them: ``python -m renderers.samples docs/images``.
+"""Sample views and the command that draws them: ``python -m bot.cli.samples docs/images``.
 
 The same views feed the tests and the benchmark, so the pictures in the docs are the ones that
 are checked and timed.
@@ -18,6 +18,7 @@ from renderers.rack import render_rack
 from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_view
 from renderers.standings import render_standings
 from renderers.table import render_table
+from renderers.theme import Theme, get_theme
 from renderers.views import (
     DraftView,
     MeldSlot,
@@ -200,6 +201,38 @@ SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
 }
 
 
+def measure_palette(theme: str | Theme) -> bytes:
+    """The 256-colour palette of ``theme`` as ``renderers.palette`` ships it: a median-cut
+    quantization of one mosaic of every sample scene drawn in that theme (256 RGB triples)."""
+    from PIL import Image
+
+    from renderers.draft import draw_draft
+    from renderers.rack import draw_rack
+    from renderers.standings import draw_standings
+    from renderers.table import draw_table
+
+    chosen = get_theme(theme)
+    scenes = [
+        draw_table(opening_table(), theme=chosen),
+        draw_table(late_game_table(), theme=chosen),
+        draw_draft(sample_draft(), theme=chosen),
+        draw_rack(sample_rack(), theme=chosen, positions=True),
+        draw_standings(sample_game_end(), theme=chosen),
+        draw_standings(sample_match(), theme=chosen),
+    ]
+    width = max(im.width for im in scenes)
+    mosaic = Image.new("RGB", (width, sum(im.height for im in scenes)), chosen.background)
+    y = 0
+    for im in scenes:
+        mosaic.paste(im, (0, y))
+        y += im.height
+    quantized = mosaic.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    rgb = bytes(quantized.getpalette() or [])[: 3 * 256]
+    while len(rgb) < 3 * 256:  # fewer colours than 256: repeat one, which maps nothing new
+        rgb += rgb[:3]
+    return rgb
+
+
 def sample_file_name(name: str, theme: str = "light", lang: str = "en") -> str:
     """``table-opening.png``, ``table-opening-dark.png``, ``table-opening-pl.png``,
     ``table-opening-dark-pl.png``: theme and language in the name, so samples of every theme
@@ -232,7 +265,7 @@ def write_samples(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m renderers.samples", description="Draw the sample images for the docs."
+        prog="python -m bot.cli.samples", description="Draw the sample images for the docs."
     )
     parser.add_argument("folder", type=Path, help="where to write the PNG files")
     parser.add_argument(
