@@ -2,7 +2,7 @@
 
 Keys are the English templates exactly as the code writes them (the message id); values are the
 same sentence in Polish with the same {placeholders}. bot.i18n.translator reads this table;
-tests/bot/test_i18n_rules.py checks that every template in the code is here with its blanks.
+tests/bot/i18n/test_i18n_rules.py checks that every template in the code is here with its blanks.
 Command words (play, move, done...) stay English: they are what the player types.
 """
 

@@ -18,7 +18,7 @@ import pytest
 
 from bot.i18n.pl_engine import PL
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCANNED = [
     *sorted((ROOT / "engine").glob("*.py")),
     *sorted((ROOT / "engine" / "solver").glob("*.py")),  # (not its generated _native copy)

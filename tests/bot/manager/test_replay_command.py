@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.api import Reply
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 
 pytest.importorskip("storage.replays")
 pytest.importorskip("renderers.animation")

@@ -29,7 +29,7 @@ from tests.storage.scratch import scratch_schema
 CHANNEL = ChannelRef("duo", "table")
 ANN = PlayerRef("duo", "ann", "Ann")
 BOB = PlayerRef("duo", "bob", "Bob")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
@@ -195,7 +195,7 @@ async def test_two_real_processes_act_once_on_each_reminder_timeout_and_ai_move(
             for text in ("start timer=10 threshold=0", "addbot easy", "deal"):
                 await setup.handle(ANN, CHANNEL, text)
             await setup.close()  # its timers die with it; the workers take over
-            command = [sys.executable, "-m", "tests.bot.deadline_worker"]
+            command = [sys.executable, "-m", "tests.bot.manager.deadline_worker"]
             args = ["--url", url, "--schema", schema, "--seconds", "24"]
             workers = [
                 subprocess.Popen(

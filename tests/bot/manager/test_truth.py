@@ -14,7 +14,7 @@ from bot.manager import GameManager, describe
 from bot.manager import turns as manager_module
 from bot.scheduler import ManualScheduler
 from tests.bot.conftest import InternalErrors
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 
 CAT = PlayerRef("test", "u-cat", "Cat")
 

@@ -10,7 +10,7 @@ import pytest
 from bot.api import PlayerRef, Reply
 from bot.scheduler import ManualScheduler
 from engine.tiles import sort_tiles, tiles_text
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, EVE, Harness, give
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, EVE, Harness, give
 
 
 def texts(replies: list[Reply]) -> str:

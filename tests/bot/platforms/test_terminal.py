@@ -15,7 +15,7 @@ from engine import Game, Meld, Tile
 from renderers import draft_text, rack_text
 from renderers.views import draft_view_from_draft, rack_view_from_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def rummikub(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:

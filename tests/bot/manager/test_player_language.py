@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.api import PlayerRef, Reply
 from bot.i18n import say, t
 from engine.hints import hint_text
-from tests.bot.manager_harness import ANN, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, CHANNEL, Harness
 
 OLA = PlayerRef("test", "u-ola", "Ola", locale="pl-PL")  # her app speaks Polish
 UDO = PlayerRef("test", "u-udo", "Udo", locale="de-DE")  # a language we do not have

@@ -16,8 +16,8 @@ import pytest
 from bot.api import Reply
 from bot.manager.outbox import RESEND_AFTER, SWEEP_EVERY, SWEEP_GIVES_UP, SWEEP_KEY
 from bot.scheduler import ManualScheduler
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
-from tests.bot.test_truth import human_to_move
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.test_truth import human_to_move
 from tests.storage.conftest import needs_postgres
 from tests.storage.scratch import scratch_schema
 

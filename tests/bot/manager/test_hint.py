@@ -6,7 +6,7 @@ from bot.i18n import say
 from bot.manager import hint_text
 from engine import Draft, Game
 from engine.hints import Hint, hint
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 from tests.engine.helpers import position
 
 

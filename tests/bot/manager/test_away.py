@@ -11,7 +11,7 @@ import pytest
 from bot.api import PlayerRef, Reply
 from bot.manager import describe
 from bot.scheduler import ManualScheduler
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 
 HOUR = 3600
 

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image as PILImage
 
 from engine.record import parse_record, replay_game
-from tests.bot.test_discord_game import Live, _labels, current_member, play_turn
+from tests.bot.platforms.discord.test_discord_game import Live, _labels, current_member, play_turn
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")

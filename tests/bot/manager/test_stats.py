@@ -19,7 +19,7 @@ from renderers.scoreline import (
     scoreline_text,
     scoreline_view,
 )
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, EVE, Harness, give
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, EVE, Harness, give
 
 OTHER = ChannelRef("test", "chan-2")
 ELSEWHERE = ChannelRef("test", "chan-9")  # another server

@@ -18,7 +18,7 @@ from storage import Database
 from tests.engine.test_record import simulate
 from tests.storage.test_replays import store
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def rummikub(

@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.api import PlayerRef, Reply
 from bot.manager import GameManager, describe
 from bot.scheduler import ManualScheduler
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, EVE, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, EVE, Harness
 
 SETTINGS = "games=1 rack_size=7 threshold=0 timer=300 hints=on"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.api import Reply
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
-from tests.bot.test_away import miss_turns
-from tests.bot.test_outbox import keys, restarted, two_players
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.test_away import miss_turns
+from tests.bot.manager.test_outbox import keys, restarted, two_players
 
 LEFT = "Bob left; an AI (medium) plays their seat from now on."
 

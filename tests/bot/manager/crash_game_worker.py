@@ -1,4 +1,4 @@
-"""A bot process for the crash test (run with ``python -m tests.bot.crash_game_worker``).
+"""A bot process for the crash test (run with ``python -m tests.bot.manager.crash_game_worker``).
 
 ``play``: the real ``GameManager`` on real timers over a database; in each of a few channels
 one human (played by this process through ``handle``) sits with two AI seats. It resumes

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from storage import Database
-from tests.bot.crash_game_worker import CHANNELS, inspect_db
+from tests.bot.manager.crash_game_worker import CHANNELS, inspect_db
 from tests.storage.test_crash import backend_url
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def worker(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tests.bot.crash_game_worker", *args]
+    return [sys.executable, "-m", "tests.bot.manager.crash_game_worker", *args]
 
 
 def target_db(target: list[str]) -> Database:

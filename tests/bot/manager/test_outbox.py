@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bot.api import Reply
 from bot.scheduler import ManualScheduler
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
-from tests.bot.test_rematch import play_a_match
-from tests.bot.test_truth import human_to_move
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.test_rematch import play_a_match
+from tests.bot.manager.test_truth import human_to_move
 
 
 async def two_players(path: Path) -> Harness:

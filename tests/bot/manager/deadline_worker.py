@@ -1,4 +1,4 @@
-"""A bot process for the several-processes deadline test (``-m tests.bot.deadline_worker``).
+"""A bot process for the several-processes deadline test (``-m tests.bot.manager.deadline_worker``).
 
 Resumes every game in the database with real timers, in shared mode (leases), prints every
 reply its timers and AI turns send as a JSON line, and stops after ``--seconds``.

@@ -15,7 +15,7 @@ from bot.i18n import say, translator
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld
 from engine.messages import Msg, either
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 
 WRONG_MOVES = {
     # typed by the player to move, after "give" put R5 R6 R8 on their rack
@@ -134,7 +134,7 @@ async def test_the_panel_buttons_and_rack_speak_polish(h: Harness) -> None:
 
 
 async def test_the_manager_tells_adapters_the_language(h: Harness) -> None:
-    from tests.bot.manager_harness import CHANNEL
+    from tests.bot.manager.manager_harness import CHANNEL
 
     assert await h.manager.language(CHANNEL) == "en"
     await h.say(ANN, "language pl")
