@@ -119,14 +119,20 @@ USAGE: dict[str, Msg] = {
 
 
 def _num(name: str) -> str:
-    return rf"(?:meld\s*)?#?(?P<{name}>\d+)"
+    return rf"(?:meld\s*)?#?(?P<{name}>[0-9]{{1,4}})"
 
 
 _TO = r"(?:to|on|onto|into|>)"
 _PLAY_RE = re.compile(rf"^(?P<tiles>.+?)(?:\s+{_TO}\s+{_num('a')}|\s+{_TO}\s+new)?$")
+_TARGET_RE = re.compile(rf"\s+{_TO}(?:\s+(?P<target>.*))?$", re.IGNORECASE)
+"""A target after the tiles that ``_PLAY_RE`` could not read as a meld number."""
 _MOVE_RE = re.compile(
     rf"^(?P<tiles>.+?)\s+from\s+{_num('a')}\s+{_TO}\s+(?:{_num('b')}|(?P<new>new))$"
 )
+_MOVE_LOOSE_RE = re.compile(
+    rf"^(?P<tiles>.+?)\s+from\s+(?P<a>.+?)\s+{_TO}\s+(?P<b>.+)$", re.IGNORECASE
+)
+_NUMBER_RE = re.compile(_num("n") + "$", re.IGNORECASE)
 _SPLIT_RE = re.compile(rf"^{_num('a')}\s+(?:at|before)\s+(?P<tile>.+)$")
 _SWAP_RE = re.compile(
     rf"^(?:(?:j|joker|\*)\s+)?(?:in|from)\s+{_num('a')}\s+(?:with|for|by)\s+(?P<tile>.+?)"
@@ -136,6 +142,14 @@ _SWAP_RE = re.compile(
 
 def _usage_error(verb: str, detail: Msg) -> NotationError:
     return NotationError("{detail} Write it like: {usage}.", detail=detail, usage=USAGE[verb])
+
+
+def _not_a_meld_number(verb: str, text: str | None) -> NotationError:
+    if not text:
+        return _usage_error(verb, Msg("Say which meld, by its number."))
+    return _usage_error(
+        verb, Msg("{text!r} is not a meld number (melds are numbered from 1).", text=text)
+    )
 
 
 def _tokens(text: str, verb: str) -> tuple[TileToken, ...]:
@@ -161,10 +175,20 @@ def parse_action(text: str) -> Action:
         m = _PLAY_RE.match(rest_lower)
         assert m is not None
         target = int(m.group("a")) if m.group("a") else None
-        return Play(_tokens(rest[: m.end("tiles")], "play"), target)
+        tiles = rest[: m.end("tiles")]
+        bad = _TARGET_RE.search(tiles)
+        if bad is not None:  # "to" with something that is not a meld number after it
+            raise _not_a_meld_number("play", bad.group("target"))
+        return Play(_tokens(tiles, "play"), target)
     if verb in ("move", "mv"):
         m = _MOVE_RE.match(rest_lower)
         if not m:
+            loose = _MOVE_LOOSE_RE.match(rest)
+            if loose is not None:
+                source, target_text = loose.group("a"), loose.group("b")
+                wrong = source if not _NUMBER_RE.match(source) else target_text
+                if wrong.lower() != "new" and not _NUMBER_RE.match(wrong):
+                    raise _not_a_meld_number("move", wrong)
             raise _usage_error("move", Msg("Say which tiles, from which meld and to where."))
         target = None if m.group("new") else int(m.group("b"))
         return Move(_tokens(rest[: m.end("tiles")], "move"), int(m.group("a")), target)

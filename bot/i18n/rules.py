@@ -152,6 +152,9 @@ PL: dict[str, str] = {
     "Say which tiles, from which meld and to where.": "Podaj, które kostki, z którego układu "
     "i dokąd.",
     "Say which meld and before which tile.": "Podaj, który układ i przed którą kostką.",
+    "Say which meld, by its number.": "Podaj numer układu.",
+    "{text!r} is not a meld number (melds are numbered from 1).": "{text!r} to nie jest numer "
+    "układu (układy mają numery od 1).",
     "Split before exactly one tile.": "Dziel przed dokładnie jedną kostką.",
     "Say which meld's joker and the tile to put in its place.": "Podaj, z którego układu "
     "wziąć dżokera i jaką kostkę położyć na jego miejsce.",
