@@ -7,7 +7,10 @@ Grammar (case-insensitive; tiles in any forgiving notation):
 * ``split 2 at R6`` - split meld 2 before R6
 * ``swap J in 4 with O9`` (``... with O9 from 2`` takes O9 from meld 2)
 * ``arrange R4 R5 R6 / K9 B9 O9`` - the whole new table
-* ``auto R6 K9`` - let the solver place these rack tiles (``auto`` alone: as many as it can)
+* ``auto R6 K9`` - let the solver place these rack tiles (``auto`` alone: as many as it can);
+  once resolved (by ``engine.steps``, the layer that has the solver) it is written with its
+  answer, the table by meld number, ``-`` for a used-up meld:
+  ``auto R7 => R4 R5 R6 R7 / - / K9 B9 O9``, which replays without the solver
 * ``undo``, ``reset``
 """
 
@@ -83,10 +86,21 @@ class Arrange:
 
 @dataclass(frozen=True, slots=True)
 class Auto:
+    """``auto``: the solver's best play with these rack tiles; ``layout`` is its answer once
+    resolved (the slots by meld number, an empty tuple for a used-up meld)."""
+
     tiles: tuple[TileToken, ...] = ()
+    layout: tuple[tuple[TileToken, ...], ...] | None = None
 
     def __str__(self) -> str:
-        return f"auto {_tokens_code(self.tiles)}".rstrip()
+        head = f"auto {_tokens_code(self.tiles)}".rstrip()
+        if self.layout is None:
+            return head
+        return f"{head} {LAYOUT_MARK} " + " / ".join(_tokens_code(s) or "-" for s in self.layout)
+
+
+LAYOUT_MARK = "=>"
+"""Between an ``auto`` step's tiles and its resolved table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +230,15 @@ def parse_action(text: str) -> Action:
             raise _usage_error("arrange", Msg("State the whole table."))
         return Arrange(tuple(tuple(m) for m in parse_meld_tokens(rest)))
     if verb == "auto":
-        return Auto(tuple(parse_tokens(rest)) if rest else ())
+        head, mark, layout = rest.partition(LAYOUT_MARK)
+        wanted = tuple(parse_tokens(head)) if head.strip() else ()
+        if not mark:
+            return Auto(wanted)
+        slots = tuple(
+            () if part.strip() == "-" else tuple(parse_tokens(part))
+            for part in re.split(r"\s*/\s*", layout.strip())
+        )
+        return Auto(wanted, slots)
     raise NotationError(
         "{verb!r} is not a move; use one of: {verbs}.", verb=verb, verbs=", ".join(DRAFT_VERBS)
     )

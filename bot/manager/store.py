@@ -16,6 +16,7 @@ from bot.manager.state import (
 )
 from engine import Game, Match, Rules, RummikubError
 from engine.scoring import EndReason
+from engine.steps import apply_step
 
 
 class StoreRoom:
@@ -167,7 +168,7 @@ class StoreRoom:
             draft = game.draft()
             for step in record.draft:
                 try:
-                    draft.apply_text(step)
+                    apply_step(draft, step)  # an old unresolved auto asks the solver
                 except RummikubError:
                     break
             table.draft = draft

@@ -27,6 +27,7 @@ from engine.draft import NOTHING_TO_UNDO
 from engine.hints import hint_text
 from engine.messages import Msg
 from engine.scoring import EndReason
+from engine.steps import apply_step
 from engine.tiles import sort_tiles, tiles_text
 from storage import (
     ConflictError,
@@ -409,9 +410,9 @@ class TurnRoom:
             lang = self._lang_for(table.lang, player)
             return [self._note(table.channel, player, say(lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
-            await asyncio.to_thread(draft.apply_text, text)
+            await asyncio.to_thread(apply_step, draft, text)
         else:
-            draft.apply_text(text)  # raises a one-sentence error and changes nothing
+            apply_step(draft, text)  # raises a one-sentence error and changes nothing
         if table.game_id is not None:
             table.version = await self.games.save_draft(
                 table.game_id, expected_version=table.version, draft=draft.steps

@@ -1,11 +1,12 @@
-"""Issue 21, defect 14: a refused step blames what is wrong in what was typed."""
+"""Issue 21, defects 14 and 19: a refused step blames what is wrong in what was typed."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import NotationError
+from engine import NotationError, RummikubError
 from engine.actions import parse_action
+from tests.engine.helpers import position
 
 
 @pytest.mark.parametrize(
@@ -36,3 +37,31 @@ def test_a_good_target_still_parses() -> None:
     assert str(parse_action("play r8 to meld 3")) == "play R8 to 3"
     assert str(parse_action("play R8 onto #2")) == "play R8 to 2"
     assert str(parse_action("play R8 to new")) == "play R8"
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "swap J in 1 with R3",
+        "swap J in 1 with R3 from 2",
+        "play R3 to 1",
+        "move R3 from 1 to new",
+        "split 1 at R3",
+    ],
+)
+def test_a_step_naming_a_meld_that_does_not_exist_says_so_first(step: str) -> None:
+    game = position(["R3 R4 R5 J", "K1"])  # before the initial meld, on an empty table
+    draft = game.draft()
+    with pytest.raises(RummikubError) as err:
+        draft.apply_text(step)
+    assert str(err.value) == "There is no meld 1; the table is empty."
+
+
+def test_swap_names_the_missing_meld_before_the_initial_meld_rule() -> None:
+    game = position(["R3 R4 R5 J", "K1"], "K5 B5 J", melded=[False, True])
+    draft = game.draft()
+    with pytest.raises(RummikubError) as err:
+        draft.apply_text("swap J in 4 with O5")
+    assert str(err.value) == "There is no meld 4; the melds are numbered 1 to 1."
+    with pytest.raises(RummikubError, match="before your initial meld"):
+        draft.apply_text("swap J in 1 with O5")
