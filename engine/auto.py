@@ -109,7 +109,7 @@ class _Judge:
         self.wanted = set(wanted or ())
         self.best: Plan | None = None
         self.key: tuple[int, int] = (-1, -1)
-        self.most = 0  # the most rack tiles any answer placed (an upper bound for the rest)
+        self.most = 0  # the most rack tiles any legal answer offered placed, kept or not
 
     def offer(self, melds: Sequence[Meld]) -> None:
         melds = _prefer_played(list(melds), self.played, self.rack)
