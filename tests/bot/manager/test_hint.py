@@ -6,6 +6,7 @@ from bot.i18n import say
 from bot.manager import hint_text
 from engine import Draft, Game
 from engine.hints import Hint, hint
+from engine.steps import apply_step
 from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 from tests.engine.helpers import position
 
@@ -15,7 +16,7 @@ def followed(draft: Draft) -> tuple[Hint, Draft]:
     found = hint(draft)
     assert found is not None
     for command in found.commands:
-        draft.apply_text(command)  # raises if the hint offered a refused command
+        apply_step(draft, command)  # raises if the hint offered a refused command
     assert tuple(s.text() for s in draft.slots) == found.table
     assert draft.is_legal
     return found, draft
@@ -54,7 +55,7 @@ def test_no_swap_hint_before_the_initial_meld() -> None:
 def test_hint_after_a_played_tile_does_not_name_that_tile() -> None:
     game = position(["K6 K10 K11 O4 O5", "B1"], "K7 K8 K9 / O1 O2 O3", melded=[True, True])
     draft = game.draft(0)
-    draft.apply_text("play K6 to 1")
+    apply_step(draft, "play K6 to 1")
     found, draft = followed(draft)
     assert all("K6" not in command for command in found.commands)
     assert not draft.rack
@@ -63,7 +64,7 @@ def test_hint_after_a_played_tile_does_not_name_that_tile() -> None:
 def test_hint_after_its_own_swap_does_not_repeat_it() -> None:
     game = position(["O5 R10 R11 K1", "K9"], "K5 B5 J", melded=[True, True])
     draft = game.draft(0)
-    draft.apply_text("swap J in 1 with O5")
+    apply_step(draft, "swap J in 1 with O5")
     found, draft = followed(draft)
     assert all(not command.startswith("swap") for command in found.commands)
     assert [str(t) for t in draft.rack] == ["K1"]
@@ -99,7 +100,7 @@ def test_a_hint_fits_on_one_line() -> None:
 def test_a_legal_draft_that_is_already_best_is_told_to_finish() -> None:
     game = position(["R7 K1", "B1"], "R4 R5 R6", melded=[True, True])
     draft = game.draft(0)
-    draft.apply_text("play R7 to 1")
+    apply_step(draft, "play R7 to 1")
     found = hint(draft)
     assert found is not None and found.commands == ()
     assert "done" in str(found.message())
@@ -108,7 +109,7 @@ def test_a_legal_draft_that_is_already_best_is_told_to_finish() -> None:
 def test_the_bot_hint_reads_the_players_draft() -> None:
     game: Game = position(["K6 K10 K11", "B1"], "K7 K8 K9 / O1 O2 O3", melded=[True, True])
     draft = game.draft(0)
-    draft.apply_text("play K6 to 1")
+    apply_step(draft, "play K6 to 1")
     message = hint_text(game, 0, draft)
     assert message is not None and "K6" not in str(message).split("(type:")[1]
 
@@ -152,7 +153,7 @@ def test_a_legal_draft_the_solver_cannot_better_is_not_told_to_draw() -> None:
     # not find this retrieval from the start of the turn.
     game = position(["O5 R10 R11", "K9"], "K5 B5 J", melded=[True, True])
     draft = game.draft(0)
-    draft.apply_text("swap J in 1 with O5")
-    draft.apply_text("play R10 R11 J")
+    apply_step(draft, "swap J in 1 with O5")
+    apply_step(draft, "play R10 R11 J")
     found = hint(draft)
     assert found is not None and found.commands == ()
