@@ -79,7 +79,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "leaderboard_empty": "No finished games in this channel yet.",
         "leaderboard": "Leaderboard: {rows}",
         "history_empty": "No finished games in this channel yet.",
-        "history": "Recent games: {rows}",
+        "history": "Recent games (replay N shows game N): {rows}",
+        "history_none_finished": "Recent games (none played to its end, so none to replay): {rows}",
         "status": "Game {number}/{games}, turn {turn}: {name} to play, {time} left. Pool: {pool}. "
         "Racks: {counts}.",
         "selected": "Selected: {tiles}; target: {target}.",
@@ -133,9 +134,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "select_target": "Where to",
         "standings_row": "{rank}. {name}: {won} won, {total}",
         "leaderboard_row": "{rank}. {name}: {won}/{played} won, {total}",
-        "history_won": "{when} {name} won ({score})",
-        "history_cancelled": "{when} cancelled",
-        "history_ended": "{when} ended",
+        "history_won": "{number}. {when} {name} won ({score})",
+        "history_cancelled": "{when} cancelled (no replay)",
+        "history_ended": "{number}. {when} ended",
         "internal_error": "Sorry, that failed on my side; the game is saved, please try again.",
         "stale_button": "This button belongs to an older version of the bot and no longer works; "
         "use /rummikub status to see the game.",
@@ -255,7 +256,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "leaderboard_empty": "Na tym kanale nie ma jeszcze zakończonych gier.",
         "leaderboard": "Ranking: {rows}",
         "history_empty": "Na tym kanale nie ma jeszcze zakończonych gier.",
-        "history": "Ostatnie gry: {rows}",
+        "history": "Ostatnie gry (replay N pokazuje grę N): {rows}",
+        "history_none_finished": "Ostatnie gry (żadna nie dobiegła końca, więc nie ma "
+        "powtórek): {rows}",
         "status": "Gra {number}/{games}, tura {turn}: gra {name}, zostało {time}. Bank: {pool}. "
         "Kostki: {counts}.",
         "selected": "Wybrane: {tiles}; cel: {target}.",
@@ -311,9 +314,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "select_target": "Gdzie",
         "standings_row": "{rank}. {name}: wygrane {won}, {total}",
         "leaderboard_row": "{rank}. {name}: wygrane {won}/{played}, {total}",
-        "history_won": "{when} wygrywa {name} ({score})",
-        "history_cancelled": "{when} anulowana",
-        "history_ended": "{when} zakończona",
+        "history_won": "{number}. {when} wygrywa {name} ({score})",
+        "history_cancelled": "{when} anulowana (bez powtórki)",
+        "history_ended": "{number}. {when} zakończona",
         "internal_error": "Przepraszam, coś zawiodło po mojej stronie; gra jest zapisana, "
         "spróbuj ponownie.",
         "stale_button": "Ten przycisk pochodzi ze starszej wersji bota i już nie działa; "

@@ -289,18 +289,19 @@ class ViewRoom:
         return None
 
     async def _replay(self, channel: ChannelRef, player: PlayerRef, args: str) -> list[Reply]:
-        """The animation of the channel's last finished game (or the ``nth`` newest of its
-        history), posted with the game's record; drawn in a worker thread, outside the lock."""
+        """The animation of the channel's last finished game (or its ``nth`` newest finished
+        game, as ``history`` numbers them; a cancelled game has no replay), posted with the
+        game's record; drawn in a worker thread, outside the lock."""
         from engine.record import parse_record
         from renderers.animation import animate
-        from storage.replays import record_for_channel
+        from storage.replays import finished_games, record_for_channel
 
         lang = await self.language(channel)
         what = args.strip().lstrip("#")
         nth = parse_number(what) if what else 1
         if nth is None or nth < 1:
             return [self._tell(channel, player, lang, "replay_usage")]
-        games = await self.games.history(channel.platform, channel.chat_id, limit=nth)
+        games = await finished_games(self.db, channel.platform, channel.chat_id, limit=nth)
         if not games:
             return [self._tell(channel, player, lang, "replay_none")]
         if len(games) < nth:
@@ -321,20 +322,28 @@ class ViewRoom:
         ]
 
     async def _history(self, channel: ChannelRef, lang: str) -> str:
+        """The channel's last games, newest first: each finished one with the number that
+        ``replay`` and ``rummikub export --list`` give it, a cancelled one marked so."""
+        from engine.scoring import GameResult
+
         games = await self.games.history(channel.platform, channel.chat_id, limit=5)
         if not games:
             return t(lang, "history_empty")
         rows = []
+        number = 0
         for g in games:
             when = g.finished_at.strftime("%Y-%m-%d %H:%M") if g.finished_at else "?"
+            if g.status != "finished":
+                rows.append(t(lang, "history_cancelled", when=when))
+                continue
+            number += 1
             if g.result and "text" in g.result:
-                from engine.scoring import GameResult
-
                 result = GameResult.from_text(g.result["text"])
                 winner = g.seats[result.winner].name
                 score = f"{result.scores[result.winner]:+d}"
-                rows.append(t(lang, "history_won", when=when, name=winner, score=score))
+                row = t(lang, "history_won", when=when, name=winner, score=score, number=number)
             else:
-                status = "history_cancelled" if g.status == "cancelled" else "history_ended"
-                rows.append(t(lang, status, when=when))
-        return t(lang, "history", rows="; ".join(rows))
+                row = t(lang, "history_ended", when=when, number=number)
+            rows.append(row)
+        key = "history" if number else "history_none_finished"
+        return t(lang, key, rows="; ".join(rows))
