@@ -68,7 +68,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{played} of {games} games: {rows}.",
         "rack": "Your rack ({count}): {tiles}",
         "rack_new": "New: {tile}.",
-        "rack_draft": "Your rack ({count}; {placed} more are in your draft on the table): {tiles}",
+        "rack_draft": "Your rack ({count}; {placed} more is in your draft on the table): "
+        "{tiles}|Your rack ({count}; {placed} more are in your draft on the table): {tiles}",
         "rack_held": "Taken from the table, to play this turn: {tiles}.",
         "hint_off": "Hints are off in this game. They are chosen before the deal: in the lobby "
         "the host types settings hints on.",
@@ -186,7 +187,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "replay_usage": "Write replay, or replay N for the Nth newest game of the history.",
         "stats": "{name} — channels: {channels}; games won: {won} of {played}; average score: "
         "{average}; best game: {best}; matches won: {matches_won} of {matches}.",
-        "stats_none": "{name} has no finished game in this server or group yet.",
+        "stats_none": "{name} has no finished game in this channel yet.",
+        "stats_none_server": "{name} has no finished game in any channel of this server yet.",
         "stats_unknown": "Nobody called {name!r} has played here; write a name as the "
         "leaderboard shows it.",
         "rematch_open": "{name} asks for a rematch with the same settings. Seats: {seats}.",
@@ -197,7 +199,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_rematch": "There is no finished match here to play again; type start to open a table.",
         "rematch_players_only": "Only the players of the last match can ask for a rematch; type "
         "start to open a new table.",
-        "too_long": "That command is too long (at most {most} characters); nothing was changed.",
+        "too_long": "That command is too long (at most {most} character); nothing was "
+        "changed.|That command is too long (at most {most} characters); nothing was changed.",
         "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
     },
     "pl": {
@@ -244,8 +247,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "standings": "Tabela (rozegrane gry: {played} z {games}): {rows}.",
         "rack": "Twój stojak ({count}): {tiles}",
         "rack_new": "Nowe: {tile}.",
-        "rack_draft": "Twój stojak ({count}; kolejne {placed} leżą na stole w twoim szkicu): "
-        "{tiles}",
+        "rack_draft": "Twój stojak ({count}; jeszcze {placed} leży na stole w twoim szkicu): "
+        "{tiles}|Twój stojak ({count}; kolejne {placed} leżą na stole w twoim szkicu): {tiles}|"
+        "Twój stojak ({count}; kolejnych {placed} leży na stole w twoim szkicu): {tiles}",
         "rack_held": "Wzięte ze stołu, do zagrania w tej turze: {tiles}.",
         "hint_off": "Podpowiedzi są w tej grze wyłączone. Wybiera się je przed rozdaniem: w "
         "poczekalni gospodarz wpisuje settings hints on.",
@@ -366,7 +370,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "replay_usage": "Wpisz replay albo replay N dla N-tej najnowszej gry z historii.",
         "stats": "{name} — kanały: {channels}; wygrane gry: {won} z {played}; średni wynik: "
         "{average}; najlepsza gra: {best}; wygrane mecze: {matches_won} z {matches}.",
-        "stats_none": "{name}: brak zakończonych gier na tym serwerze lub w tej grupie.",
+        "stats_none": "{name}: brak zakończonych gier na tym kanale.",
+        "stats_none_server": "{name}: brak zakończonych gier na którymkolwiek kanale tego serwera.",
         "stats_unknown": "Nikt o imieniu {name!r} tu nie grał; wpisz imię tak, jak pokazuje je "
         "ranking.",
         "rematch_open": "{name} proponuje rewanż z tymi samymi ustawieniami. Miejsca: {seats}.",
@@ -378,13 +383,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "stół.",
         "rematch_players_only": "O rewanż mogą poprosić tylko gracze ostatniego meczu; wpisz "
         "start, aby otworzyć nowy stół.",
-        "too_long": "To polecenie jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
+        "too_long": "To polecenie jest za długie (najwyżej {most} znak); nic nie zmieniono.|"
+        "To polecenie jest za długie (najwyżej {most} znaki); nic nie zmieniono.|To polecenie "
+        "jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
     },
 }
 
 
-PLURAL_BY: dict[str, str] = {"table_full": "max", "standings": "games"}
+PLURAL_BY: dict[str, str] = {
+    "table_full": "max",
+    "standings": "games",
+    "rack_draft": "placed",
+    "too_long": "most",
+}
 """The value whose number picks the form of a plural message (``count`` when not listed)."""
 
 

@@ -231,9 +231,10 @@ class ViewRoom:
         return t(lang, "leaderboard", rows=rows)
 
     async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> Reply:
-        """A player's record over every channel of this server or group (the sender's, or the
-        one named: a display name, a user id or a mention), with a picture of their last
-        match, game by game; privately, in ``lang`` (the asker's)."""
+        """A player's record over this channel, or every channel of its server where the
+        platform lists them (the sender's, or the one named: a display name, a user id or a
+        mention), with a picture of their last match, game by game; privately, in ``lang``
+        (the asker's)."""
         ids = await self._channels_of(channel)
         who = args.strip()
         person = player.user_id
@@ -245,7 +246,8 @@ class ViewRoom:
         record = await self.stats.across_channels(channel.platform, ids, person)
         if record is None:
             name = shorten(who) or player.display_name or person
-            return self._note(channel, player, t(lang, "stats_none", name=name))
+            span = "stats_none_server" if len(ids) > 1 else "stats_none"  # what was searched
+            return self._note(channel, player, t(lang, span, name=name))
         average = record.average_score
         best = "-" if record.best_score is None else f"{record.best_score:+d}"
         if record.best_game_at is not None:
