@@ -10,7 +10,6 @@ from bot.api import Button, ChannelRef, PlayerRef, Reply
 from bot.commands import (
     parse_number,
     shorten,
-    usage,
 )
 from bot.i18n import LANGUAGES, duration, t
 from bot.manager.outbox import Later, announcements, as_written, drawn, keyed, view
@@ -18,7 +17,6 @@ from bot.manager.state import (
     AWAY_KEYS,
     AWAY_MOST,
     DEFAULT_AI,
-    CommandErrorAsRule,
     LiveTable,
     SeatInfo,
     _dt,
@@ -26,7 +24,6 @@ from bot.manager.state import (
     parse_away,
 )
 from engine import Match, Rules, TurnOutcome
-from engine.ai import AI_LEVELS
 
 
 class LobbyRoom:
@@ -306,11 +303,7 @@ class LobbyRoom:
             return [self._tell(table.channel, player, lang, "lobby_only")]
         if table.seat_of(player) is None and not self._is_host(table, player, admin):
             return [self._tell(table.channel, player, lang, "not_seated")]
-        level = (args.split() or [DEFAULT_AI])[0].lower()
-        if level not in AI_LEVELS:
-            return [
-                self._tell(table.channel, player, lang, "bad_level", levels=", ".join(AI_LEVELS))
-            ]
+        level = (args.split() or [DEFAULT_AI])[0].lower()  # one of AI_LEVELS (bot.commands)
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
             return [self._tell(table.channel, player, lang, "table_full", max=limit)]
@@ -374,9 +367,7 @@ class LobbyRoom:
             return [self._tell(table.channel, player, lang, "host_only")]
         if table.phase != "lobby":
             return [self._tell(table.channel, player, lang, "lobby_only")]
-        if len(parts) != 2:
-            raise CommandErrorAsRule(usage("settings"))
-        key, value = parts
+        key, value = parts  # a name and a value (bot.commands.SYNTAX)
         if key.lower() in AWAY_KEYS:
             valid, away_after = parse_away(value)
             if not valid:

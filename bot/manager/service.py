@@ -18,6 +18,7 @@ from bot.commands import (
     Command,
     CommandError,
     check_numbers,
+    check_syntax,
     parse_command,
     shorten,
 )
@@ -185,6 +186,10 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
             return [self._tell(channel, player, said, "bad_number", number=shorten(err.text))]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
             try:
+                check_syntax(command.verb, command.args)
+            except CommandError as err:
+                return [self._note(channel, player, await self._say_error(channel, err, player))]
+            try:
                 return await self._replay(channel, player, command.args)
             except Exception:
                 self._internal("replay %r failed in %s", shorten(text, 80), channel.key)
@@ -238,6 +243,10 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
             away = table.away_seat_of(player)
             if away is not None:  # any command brings an absent player back at once
                 back = await self._come_back(table, away, player)
+        try:  # only the words the verb takes (bot.commands.SYNTAX), before anything runs
+            check_syntax(verb, args)
+        except CommandError as err:
+            return [*back, self._note(channel, player, await self._say_error(channel, err, player))]
         if verb == "start":
             if table is not None:
                 return [*back, self._tell(channel, player, table.lang, "already_running")]
