@@ -37,9 +37,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "table_full": "The table is full ({max} seat).|The table is full ({max} seats).",
         "left": "{name} left the lobby.",
         "left_game": "{name} left; an AI ({level}) plays their seat from now on.",
+        "kicked_game": "{name} was removed from the table; an AI ({level}) plays their seat "
+        "from now on.",
+        "ended_left": "{name} left, the last person at the table: the game is over, with no "
+        "result.",
+        "ended_kicked": "{name}, the last person at the table, was removed: the game is over, "
+        "with no result.",
+        "ask_cancel": "Cancelling ends this game for everyone at the table, with no result and "
+        "no scores: press Cancel the game, or type {command}, within {time}.",
+        "ask_leave": "You are the last person at this table, so leaving ends the game for "
+        "everyone, with no result: press Leave and end the game, or type {command}, within "
+        "{time}.",
+        "ask_kick": "{name} is the last person at this table, so removing them ends the game "
+        "for everyone, with no result: press Remove and end the game, or type {command}, "
+        "within {time}.",
+        "ask_stale": "There is no open question to confirm (a question lasts {time}, within "
+        "one turn, and a restart forgets it), so nothing was changed; type {command} to be "
+        "asked again.",
+        "ask_kept": "Nothing was changed; the game goes on.",
+        "button_cancel_yes": "Cancel the game",
+        "button_leave_yes": "Leave and end the game",
+        "button_kick_yes": "Remove and end the game",
+        "button_keep_playing": "Keep playing",
         "not_seated": "You are not seated at this table.",
         "ai_added": "Added an AI seat ({level}) as seat {number}.",
-        "bad_level": "AI strength is one of: {levels}.",
         "host_only": "Only the host or a channel admin can do that.",
         "kicked": "{name} was removed from the table.",
         "bad_seat": "There is no seat {what}; seats are numbered 1 to {count}.",
@@ -163,9 +184,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "terminal_settings": "Turn timer: {time}; hints: {hints}. To change them, start again "
         "with e.g. --timer 300 --hints (add --new to leave this match). Type help for the "
         "commands, quit to leave.",
-        "terminal_cancel_confirm": "Cancel the match for everyone at the table, with no result? "
-        "Type yes to cancel it; anything else keeps playing.",
-        "terminal_cancel_kept": "The match goes on.",
         "terminal_help": "In the terminal also: quit (or exit, or Ctrl-D) leaves; the game is "
         "saved and the same command continues it.",
         "terminal_restart_tip": "In the terminal the settings are chosen when a match starts: "
@@ -215,9 +233,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Stół jest pełny ({max} miejsc).",
         "left": "{name} opuszcza poczekalnię.",
         "left_game": "{name} wychodzi; od teraz za niego gra AI ({level}).",
+        "kicked_game": "{name} został(a) usunięty(a) ze stołu; od teraz za to miejsce gra AI "
+        "({level}).",
+        "ended_left": "{name} wychodzi jako ostatnia osoba przy stole: gra się kończy, bez wyniku.",
+        "ended_kicked": "{name}, ostatnia osoba przy stole, został(a) usunięty(a): gra się "
+        "kończy, bez wyniku.",
+        "ask_cancel": "Anulowanie kończy tę grę dla wszystkich przy stole, bez wyniku i bez "
+        "punktów: naciśnij Anuluj grę albo wpisz {command} w ciągu {time}.",
+        "ask_leave": "Jesteś ostatnią osobą przy tym stole, więc twoje wyjście kończy grę dla "
+        "wszystkich, bez wyniku: naciśnij Wyjdź i zakończ grę albo wpisz {command} w ciągu "
+        "{time}.",
+        "ask_kick": "{name} to ostatnia osoba przy tym stole, więc usunięcie jej kończy grę dla "
+        "wszystkich, bez wyniku: naciśnij Usuń i zakończ grę albo wpisz {command} w ciągu "
+        "{time}.",
+        "ask_stale": "Nie ma otwartego pytania do potwierdzenia (pytanie czeka {time}, tylko w "
+        "tej samej turze, a restart bota je kasuje), więc nic nie zmieniono; wpisz {command}, "
+        "aby zapytać ponownie.",
+        "ask_kept": "Nic nie zmieniono; gra toczy się dalej.",
+        "button_cancel_yes": "Anuluj grę",
+        "button_leave_yes": "Wyjdź i zakończ grę",
+        "button_kick_yes": "Usuń i zakończ grę",
+        "button_keep_playing": "Gram dalej",
         "not_seated": "Nie siedzisz przy tym stole.",
         "ai_added": "Dodano gracza AI ({level}) na miejscu {number}.",
-        "bad_level": "Siła AI to jedno z: {levels}.",
         "host_only": "Tylko gospodarz lub administrator kanału może to zrobić.",
         "kicked": "{name} został usunięty ze stołu.",
         "bad_seat": "Nie ma miejsca {what}; miejsca mają numery od 1 do {count}.",
@@ -347,9 +385,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "terminal_settings": "Czas na ruch: {time}; podpowiedzi: {hints}. Aby to zmienić, "
         "uruchom ponownie np. z --timer 300 --hints (dodaj --new, aby porzucić ten mecz). "
         "Wpisz help, aby zobaczyć polecenia, quit, aby wyjść.",
-        "terminal_cancel_confirm": "Anulować mecz dla wszystkich przy stole, bez wyniku? Wpisz "
-        "tak, aby anulować; cokolwiek innego - gramy dalej.",
-        "terminal_cancel_kept": "Mecz trwa dalej.",
         "terminal_help": "W terminalu także: quit (albo exit, albo Ctrl-D) kończy; gra jest "
         "zapisana i to samo polecenie ją wznawia.",
         "terminal_restart_tip": "W terminalu ustawienia wybiera się na początku meczu: wyjdź "

@@ -10,8 +10,10 @@ from bot.api import Button, ChannelRef, PlayerRef, Reply
 from bot.commands import (
     parse_number,
     shorten,
+    split_answer,
 )
 from bot.i18n import LANGUAGES, duration, t
+from bot.manager.confirm import Question, asking, stale
 from bot.manager.outbox import Later, announcements, as_written, drawn, keyed, view
 from bot.manager.state import (
     AWAY_KEYS,
@@ -130,6 +132,9 @@ class LobbyRoom:
         seat = table.seat_of(player)
         if seat is None:
             return [self._tell(table.channel, player, lang, "not_seated")]
+        asked = self._ask_first(table, player, Question("leave", None, table.turn_key), args, seat)
+        if asked is not None:
+            return asked
         rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
         text = t(lang, "left", name=table.seats[seat].name)
         replies = await self._remove_seat(table, seat, text)
@@ -203,8 +208,9 @@ class LobbyRoom:
             info = SeatInfo(info.owner, None, info.name)  # kicked while away: the AI stays
         if info.player is None:
             return [self._public(table, t(lang, "kick_ai", name=info.name))]
-        if not any(s.player for i, s in enumerate(table.seats) if i != seat):
-            return await self._cancel_game(table, info.name, news=[self._public(table, text)])
+        if self._ends_game(table, seat):
+            ended = "ended_kicked" if why == "kicked" else "ended_left"
+            return await self._cancel_game(table, t(lang, ended, name=info.name))
         table.seats[seat] = SeatInfo(
             None,
             DEFAULT_AI,
@@ -217,8 +223,9 @@ class LobbyRoom:
             table.host = next(s.player for s in table.seats if s.player)
         game = table.game
         assert game is not None and table.game_id is not None
+        said = "kicked_game" if why == "kicked" else "left_game"
         items: list[Reply | Later] = [
-            self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))
+            self._public(table, t(lang, said, name=info.name, level=DEFAULT_AI))
         ]
         their_turn = game.current == seat
         if their_turn:
@@ -318,7 +325,7 @@ class LobbyRoom:
         lang = table.lang
         if not self._is_host(table, player, admin):
             return [self._tell(table.channel, player, lang, "host_only")]
-        what = args.strip().lstrip("#")
+        what = split_answer(args)[0].lstrip("#")
         index = None
         number = parse_number(what)
         if number is not None:
@@ -344,6 +351,11 @@ class LobbyRoom:
                 )
             ]
         name = table.seats[index].name
+        asked = self._ask_first(
+            table, player, Question("kick", index, table.turn_key), args, index, name=name
+        )
+        if asked is not None:
+            return asked
         return await self._remove_seat(table, index, t(lang, "kicked", name=name), "kicked")
 
     async def _settings(
@@ -398,16 +410,57 @@ class LobbyRoom:
         lang = table.lang
         if not self._is_host(table, player, admin):
             return [self._tell(table.channel, player, lang, "host_only")]
-        return await self._cancel_game(table, player.display_name or player.user_id)
+        asked = self._ask_first(table, player, Question("cancel", None, table.turn_key), args)
+        if asked is not None:
+            return asked
+        name = player.display_name or player.user_id
+        return await self._cancel_game(table, t(lang, "cancelled", name=name))
 
-    async def _cancel_game(
-        self, table: LiveTable, by: str, *, news: Sequence[Reply] = ()
-    ) -> list[Reply]:
+    def _ends_game(self, table: LiveTable, seat: int | None) -> bool:
+        """Whether cancelling (``seat`` None) or taking the person out of ``seat`` ends a game
+        under way for everybody: nobody else at the table is a person who plays."""
+        if table.phase != "playing" or table.game is None or table.game.finished:
+            return False
+        if seat is None:
+            return True
+        if table.seats[seat].player is None:
+            return False  # an AI seat (one playing for an absent person stays)
+        return not any(s.player for i, s in enumerate(table.seats) if i != seat)
+
+    def _ask_first(
+        self,
+        table: LiveTable,
+        player: PlayerRef,
+        question: Question,
+        args: str,
+        seat: int | None = None,
+        **values: str,
+    ) -> list[Reply] | None:
+        """None when the command may act: it ends no game (``seat``: the seat it empties;
+        none for cancel), or its ``yes`` answers the open ``question``. Else what to say: the
+        question, or, for a ``no`` or a stale ``yes``, that nothing changed."""
+        answer = split_answer(args)[1]
+        where = (table.channel.key, player.key)
+        if answer is False:
+            self.questions.drop(where)
+            return [self._tell(table.channel, player, table.lang, "ask_kept")]
+        if not self._ends_game(table, seat):
+            return None
+        lang = self._lang_for(table.lang, player)
+        now = self.scheduler.now()
+        if answer is None:
+            self.questions.ask(where, question, now)
+            return [asking(table.channel, player, lang, question, self.questions.seconds, values)]
+        if self.questions.answer(where, question, now):
+            return None
+        return [stale(table.channel, player, lang, question, self.questions.seconds)]
+
+    async def _cancel_game(self, table: LiveTable, closing: str) -> list[Reply]:
         """Close the table; a game under way is stored as cancelled together with what that
-        announces (``news`` first, then the table message's last words: its outbox)."""
+        announces (the table message's last words, ``closing``: its outbox)."""
         self._cancel_timers(table)
-        closed = Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")
-        items: list[Reply | Later] = [*news, as_written(closed)]
+        closed = Reply(table.channel, closing, slot="table")
+        items: list[Reply | Later] = [as_written(closed)]
         replies = await drawn(items)
         if table.game_id is not None and table.game is not None:
             version = await self.games.finish(

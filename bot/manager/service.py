@@ -24,6 +24,7 @@ from bot.commands import (
 )
 from bot.i18n import LANGUAGES, say, t
 from bot.logs import log_internal
+from bot.manager.confirm import Questions
 from bot.manager.languages import LanguageRoom
 from bot.manager.lobby import LobbyRoom
 from bot.manager.outbox import OutboxRoom
@@ -98,6 +99,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         self.lease_seconds = lease_seconds
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.internal_errors = 0
+        self.questions = Questions()  # what leave, kick and cancel asked before ending a game
         self.tables: dict[str, LiveTable] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._routes: dict[str, Outbox] = {}
