@@ -325,7 +325,6 @@ def split_answer(args: str) -> tuple[str, bool | None]:
 
 
 _NUMBER_WORD_RE = re.compile(r"#?[0-9]+")
-_WITH_USAGE = "{detail} Write it like: {usage}."  # the engine's usage errors (engine.actions)
 _SETTING_WORD_RE = re.compile(r"[A-Za-z_]+=\S+")
 
 
@@ -362,17 +361,13 @@ def _not_taken(verb: str, syntax: Syntax, args: str) -> str:
     if takes in (Takes.VERB, Takes.WORDS):
         most = 1 if takes is Takes.VERB else syntax.most
         return "" if most is None else " ".join(words[most:])
-    try:  # tiles, or a draft step: the engine's readers say what is wrong, with the usage
-        if takes is Takes.TILES:
+    try:  # tiles, or a draft step: the engine's readers say which word is wrong and how
+        if takes is Takes.TILES:  # to write it (a draft step's usage included)
             parse_tokens(args)
         else:
             parse_action(f"{verb} {args}")
     except RummikubError as err:
-        if err.msg.template == _WITH_USAGE:  # the engine's usage error already says it
-            raise CommandError(err.msg) from err
-        raise CommandError(
-            "{detail} Write it like: {usage}.", detail=err.msg, usage=usage(verb)
-        ) from err
+        raise CommandError(err.msg) from err
     except ValueError:  # a number too long for int(): check_numbers names it afterwards
         return ""
     return ""

@@ -40,6 +40,12 @@ async def alone_with_an_ai(h: Harness, *settings: str) -> None:
     await h.say(ANN, "deal")
 
 
+async def ann_and_bob(h: Harness) -> None:
+    await h.say(ANN, "start")
+    await h.say(BOB, "join")
+    await h.say(ANN, "deal")
+
+
 async def stored_state(h: Harness) -> tuple[object, ...]:
     """What memory and the database say about the channel, to show nothing changed."""
     stored = await h.db.games.load_active(CHANNEL.platform, CHANNEL.chat_id)
@@ -75,9 +81,7 @@ async def test_leave_mid_game_asks_before_it_ends_the_match(h: Harness) -> None:
 async def test_leave_by_someone_who_is_not_the_last_says_an_ai_took_the_seat(
     h: Harness,
 ) -> None:
-    await h.say(ANN, "start")
-    await h.say(BOB, "join")
-    await h.say(ANN, "deal")
+    await ann_and_bob(h)
     said = await h.say(BOB, "leave")  # Ann still plays: nothing ends, so nothing is asked
     assert said[0].text == "Bob left; an AI (medium) plays their seat from now on."
     assert said[0].private_to is None and not said[0].buttons
@@ -87,9 +91,7 @@ async def test_leave_by_someone_who_is_not_the_last_says_an_ai_took_the_seat(
 
 
 async def test_cancel_asks_first_and_only_its_confirmation_acts(h: Harness) -> None:
-    await h.say(ANN, "start")
-    await h.say(BOB, "join")
-    await h.say(ANN, "deal")
+    await ann_and_bob(h)
     before = await stored_state(h)
     (asked,) = await h.say(ANN, "cancel")
     assert asked.private_to == ANN and asked.text == ASK_CANCEL
@@ -152,9 +154,7 @@ async def test_a_restart_forgets_the_question_so_its_answer_changes_nothing(
 async def test_kicking_the_last_person_asks_first_and_a_kick_says_an_ai_took_the_seat(
     h: Harness,
 ) -> None:
-    await h.say(ANN, "start")
-    await h.say(BOB, "join")
-    await h.say(ANN, "deal")
+    await ann_and_bob(h)
     said = await h.say(ANN, "kick Bob")  # Ann still plays: nothing ends
     assert (
         said[0].text

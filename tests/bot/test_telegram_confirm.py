@@ -24,19 +24,8 @@ from tests.bot.test_telegram_game import (
     says,
     settle,
 )
+from tests.bot.test_telegram_match_verbs import deal
 from tests.fakes.telegram_api import FakeTelegram
-
-
-async def deal(fake: FakeTelegram, bot: RunningBot) -> None:
-    fake.send_group(GROUP, ANN, "/new games=1 timer=3600")
-    await settle(fake, bot)
-    lobby = newest(fake, GROUP, has_button("Deal"))
-    fake.press(lobby, BOB, "Join")
-    await settle(fake, bot)
-    fake.press(lobby, ANN, "Add AI")
-    await settle(fake, bot)
-    fake.press(lobby, ANN, "Deal")
-    await settle(fake, bot)
 
 
 async def test_cancel_and_leave_ask_first_in_the_private_chat(tmp_path: Path) -> None:
@@ -46,7 +35,7 @@ async def test_cancel_and_leave_ask_first_in_the_private_chat(tmp_path: Path) ->
         fake.add_group(GROUP, "Lunch break tiles", admins=[ANN])
         bot = await RunningBot.boot(fake, tmp_path, ManualScheduler())
         try:
-            await deal(fake, bot)
+            await deal(fake, bot, "games=1 timer=3600")
             in_group = len(fake.chat_messages(GROUP))
             fake.send_group(GROUP, ANN, "/cancel")
             await settle(fake, bot)
