@@ -361,15 +361,15 @@ def _not_taken(verb: str, syntax: Syntax, args: str) -> str:
     if takes in (Takes.VERB, Takes.WORDS):
         most = 1 if takes is Takes.VERB else syntax.most
         return "" if most is None else " ".join(words[most:])
-    try:  # tiles, or a draft step: the engine's readers say which word is wrong and how
-        if takes is Takes.TILES:  # to write it (a draft step's usage included)
+    try:  # tiles or a draft step: the engine's readers name the wrong word and how to write it
+        if takes is Takes.TILES:
             parse_tokens(args)
         else:
             parse_action(f"{verb} {args}")
     except RummikubError as err:
         raise CommandError(err.msg) from err
     except ValueError:  # a number too long for int(): check_numbers names it afterwards
-        return ""
+        pass
     return ""
 
 
