@@ -141,7 +141,11 @@ async def _play(
         await manager.presenter.warm_up()
         terminal = TerminalAdapter(manager, name=args.name, save_png=args.save_png)
         if args.new and terminal.playing:
-            await terminal.send("cancel")
+            # --new is the operator's yes to the question cancel asks about a game under way
+            # (a lobby closes at once)
+            await manager.handle(terminal.player, terminal.channel, "cancel", admin=True)
+            if terminal.playing:
+                await terminal.send("cancel yes")
         await terminal.setup(ai, settings)
         code = await terminal.loop(await stdin_reader(), stop=stop)
         await manager.close()

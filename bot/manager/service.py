@@ -12,9 +12,18 @@ import uuid
 from collections.abc import Sequence
 
 from bot.api import ChannelRef, Completions, Outbox, PlayerRef, Reply
-from bot.commands import BadNumber, Command, CommandError, check_numbers, parse_command, shorten
+from bot.commands import (
+    BadNumber,
+    Command,
+    CommandError,
+    check_numbers,
+    check_syntax,
+    parse_command,
+    shorten,
+)
 from bot.i18n import LANGUAGES
 from bot.manager.channels import Defaults
+from bot.manager.confirm import Questions
 from bot.manager.deadlines import Deadlines
 from bot.manager.delivery import Delivery
 from bot.manager.faults import Faults
@@ -100,8 +109,16 @@ class GameManager:
             self.faults,
             rng or random.Random(),
         )
+        self.questions = Questions()  # what leave, kick and cancel asked before ending a game
         self.lobby = Lobby(
-            db, self.tables, self.views, self.turns, self.deadlines, self.languages, self.defaults
+            db,
+            self.tables,
+            self.views,
+            self.turns,
+            self.deadlines,
+            self.languages,
+            self.defaults,
+            self.questions,
         )
         self.timers = Timers(
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
@@ -250,6 +267,10 @@ class GameManager:
                 self.languages.tell(channel, player, said, "bad_number", number=shorten(err.text))
             ]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
+            try:
+                check_syntax(command.verb, command.args)
+            except CommandError as err:
+                return [note(channel, player, await self.languages.error(channel, err, player))]
             try:
                 return await self.records.replay(channel, player, command.args)
             except Exception:

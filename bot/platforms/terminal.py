@@ -159,16 +159,8 @@ class TerminalAdapter:
             if not text:
                 continue
             verb = _verb(text)
-            if verb == "cancel" and self._in_match():
-                self.out.write(await self._say("terminal_cancel_confirm") + PROMPT)
-                self.out.flush()
-                answer = await stdin.readline()
-                if not answer:
-                    self.out.write("\n" + await self._say("terminal_bye"))
-                    return 0
-                if answer.decode(errors="replace").strip().lower() not in YES:
-                    self.out.write(await self._say("terminal_cancel_kept"))
-                    continue
+            # cancel and leave ask before they end the match (the manager asks, as on every
+            # platform; its question says what to type: cancel yes)
             await self.send(text)
             await self._advise(verb, text)
         if stop.is_set():
@@ -176,10 +168,6 @@ class TerminalAdapter:
             return 0
         self.out.write(await self._say("terminal_over"))
         return 0
-
-    def _in_match(self) -> bool:
-        table = self.manager.tables.get(self.channel.key)
-        return table is not None and table.phase == "playing"
 
     async def _advise(self, verb: str | None, text: str) -> None:
         """What only the terminal can add: its own commands after help, and how to choose
@@ -196,9 +184,6 @@ class TerminalAdapter:
     async def _say(self, message: str) -> str:
         """One of the terminal's own sentences, in the channel's language, as a line."""
         return t(await self.manager.language(self.channel), message) + "\n"
-
-
-YES = ("yes", "y", "tak", "t")
 
 
 def _verb(text: str) -> str | None:

@@ -230,14 +230,28 @@ def test_the_lobby_in_polish_names_the_settings(tmp_path: Path) -> None:
 
 
 def test_cancel_asks_first_and_quit_is_in_help(tmp_path: Path) -> None:
-    moves = "help\ncancel\nno\nrack\nstop\nyes\n"
+    """The manager's question, as on every platform: the terminal shows its typed answer."""
+    moves = "help\ncancel\ncancel no\nrack\nstop\ncancel yes\n"
     out = rummikub(["play", *SEED3, *db_args(tmp_path)], moves, tmp_path).stdout
     assert "quit (or exit, or Ctrl-D) leaves" in out
-    assert out.count("Cancel the match for everyone at the table, with no result?") == 2
-    assert "The match goes on." in out
-    kept, cancelled = out.split("The match goes on.", 1)
+    assert out.count("Cancelling ends this game for everyone at the table") == 2
+    assert out.count("type cancel yes, within 2m 00s") == 2
+    kept, cancelled = out.split("Nothing was changed; the game goes on.", 1)
     assert "cancelled" not in kept and "> Your rack (14)" in cancelled
     assert "The game was cancelled by Player." in cancelled
+    assert cancelled.rstrip().endswith("Thanks for playing!")
+
+
+def test_leave_mid_game_in_the_terminal_asks_before_it_ends_the_match(tmp_path: Path) -> None:
+    """The terminal's one person against AI seats: leave says what it would do and waits for
+    leave yes; then it says what happened (no lobby is left, no "cancelled by")."""
+    moves = "leave\nrack\nleave yes\n"
+    out = rummikub(["play", *SEED3, *db_args(tmp_path)], moves, tmp_path).stdout
+    asked, ended = out.split("type leave yes, within 2m 00s.", 1)
+    assert "You are the last person at this table, so leaving ends the game" in asked
+    assert "> Your rack (14)" in ended  # the game went on until the answer
+    assert "Player left, the last person at the table: the game is over, with no result." in ended
+    assert "lobby" not in out and "cancelled by" not in out
 
 
 def _take(game: Game, code: str) -> Tile:
