@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.cli import options
 from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
@@ -20,26 +21,50 @@ LEVELS = ("easy", "medium", "hard")
 
 
 def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> None:
-    """The options of a terminal game; ``rummikub run`` adds them too (it has its own --db)."""
+    """The options of a terminal game; ``rummikub run`` adds them too (it has its own --db).
+
+    Every value is checked while the command line is read (``bot.cli.options``), so a bad one
+    stops the command before any game is opened, continued or cancelled."""
     parser.add_argument(
         "--players",
-        type=int,
+        type=options.seats,
         default=None,
-        help="seats at the table, you included (default 3, or one more than --ai levels)",
+        help="seats at the table, you included: 2 to 6 (default 3, or one more than --ai levels)",
     )
     parser.add_argument(
         "--ai",
         nargs="+",
+        type=options.level(LEVELS),
         default=None,
         metavar="LEVEL",
-        help="AI strength per AI seat (easy, medium, hard); default medium",
+        help="AI strength per AI seat, or one for all (easy, medium, hard); default medium",
     )
     parser.add_argument("--seed", type=int, default=None, help="deal the same games every time")
-    parser.add_argument("--timer", type=int, default=None, help="seconds per turn (default 60)")
-    parser.add_argument("--threshold", type=int, default=None, help="initial meld total (30)")
-    parser.add_argument("--games", type=int, default=None, help="games in the match")
+    parser.add_argument(
+        "--timer",
+        type=options.setting("timer"),
+        default=None,
+        help="seconds per turn, 10 to 604800 (default TURN_SECONDS, 60)",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=options.setting("threshold"),
+        default=None,
+        help="initial meld total, 0 to 100 (default 30)",
+    )
+    parser.add_argument(
+        "--games",
+        type=options.setting("games"),
+        default=None,
+        help="games in the match, 1 to 20 (default one per player)",
+    )
     parser.add_argument("--hints", action="store_true", help="allow the hint command")
-    parser.add_argument("--name", default="Player", help="your name at the table")
+    parser.add_argument(
+        "--name",
+        type=options.name,
+        default="Player",
+        help=f"your name at the table (1 to {options.NAME_LENGTH} characters)",
+    )
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help="the bot's language (default: LANGUAGE, en)"
     )
@@ -48,7 +73,8 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
         type=Path,
         default=None,
         metavar="DIR",
-        help="save every rendered image (table, rack, draft) into DIR",
+        help="save every rendered image (table, rack, draft) into DIR, numbered on from the "
+        "images already there",
     )
     if with_db:
         parser.add_argument(
@@ -56,18 +82,66 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
             default=None,
             help="database URL (default: DATABASE_URL or sqlite file rummikub.db)",
         )
-    parser.add_argument("--new", action="store_true", help="cancel an unfinished terminal game")
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help="cancel an unfinished terminal game and deal a new match",
+    )
     parser.add_argument("--no-color", action="store_true", help="plain text without colours")
+
+
+def seats_and_levels(args: argparse.Namespace) -> tuple[int, list[str]] | str:
+    """The number of seats and each AI seat's level, or why the options do not fit."""
+    given = list(args.ai or [])
+    players = args.players if args.players is not None else (len(given) + 1 if given else 3)
+    if not given:
+        return players, ["medium"] * (players - 1)
+    if len(given) == 1:
+        return players, given * (players - 1)
+    if len(given) != players - 1:
+        need = players - 1
+        return (
+            f"{players} seats need {need} AI level{'' if need == 1 else 's'} (or one for all), "
+            f"not {len(given)}: --ai {' '.join(given)}."
+        )
+    return players, given
+
+
+def save_folder(folder: Path) -> str | None:
+    """Make the ``--save-png`` folder; None when images can be saved there, else why not."""
+    import os
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        if isinstance(err, FileExistsError) or (folder.exists() and not folder.is_dir()):
+            reason = "it is a file, not a folder"
+        return f"--save-png {folder}: cannot save images there ({reason.lower()})."
+    if not os.access(folder, os.W_OK):  # pragma: no cover - a temporary file was written
+        return f"--save-png {folder}: cannot save images there (permission denied)."
+    return None
 
 
 def main(args: argparse.Namespace) -> int:
     from bot.config import SettingsError, load_settings
 
+    prog = f"rummikub {args.command or 'run'}"
+    fitted = seats_and_levels(args)
+    if isinstance(fitted, str):
+        return options.say_error(prog, fitted)
+    players, ai = fitted
+    if args.save_png is not None:
+        problem = save_folder(args.save_png)
+        if problem is not None:
+            return options.say_error(prog, problem)
     try:
         config = load_settings(database_url=args.db)
     except SettingsError as exc:
-        print(f"rummikub play: {exc}", file=sys.stderr)
-        return 2
+        return options.say_error(prog, str(exc))
     if not logging.getLogger().handlers:  # not already set up by ``rummikub run``
         from bot.logs import configure_logging
 
@@ -77,22 +151,6 @@ def main(args: argparse.Namespace) -> int:
             http_level=config.http_log_level,
             secrets=config.secrets(),
         )
-    ai = [level.lower() for level in (args.ai or [])]
-    players = args.players if args.players is not None else (len(ai) + 1 if ai else 3)
-    if not 2 <= players <= 6:
-        print(f"A table has 2 to 6 seats, not {players}.")
-        return 2
-    if not ai:
-        ai = ["medium"] * (players - 1)
-    elif len(ai) == 1:
-        ai = ai * (players - 1)
-    if len(ai) != players - 1:
-        print(f"{players} seats need {players - 1} AI levels (or one for all), got {len(ai)}.")
-        return 2
-    for level in ai:
-        if level not in LEVELS:
-            print(f"AI strength is one of {', '.join(LEVELS)}, not {level!r}.")
-            return 2
     if players > 4:
         args.edition = "xp"
     settings = []
@@ -106,8 +164,6 @@ def main(args: argparse.Namespace) -> int:
         settings.append("hints=on")
     if getattr(args, "edition", None):
         settings.append(f"edition={args.edition}")
-    if args.save_png is not None:
-        args.save_png.mkdir(parents=True, exist_ok=True)
     return asyncio.run(_play(config, args, ai, settings))
 
 
