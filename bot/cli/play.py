@@ -16,6 +16,7 @@ from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from bot.config import BotSettings
+    from bot.scheduler import Scheduler
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -140,17 +141,11 @@ def main(args: argparse.Namespace) -> int:
             return options.say_error(prog, problem)
     try:
         config = load_settings(database_url=args.db)
-    except SettingsError as exc:
+        shift = clock_shift()
+    except (SettingsError, ValueError) as exc:
         return options.say_error(prog, str(exc))
-    if not logging.getLogger().handlers:  # not already set up by ``rummikub run``
-        from bot.logs import configure_logging
-
-        chosen = "log_level" in config.model_fields_set  # else keep the game screen quiet
-        configure_logging(
-            config.log_level if chosen else "WARNING",
-            http_level=config.http_log_level,
-            secrets=config.secrets(),
-        )
+    if not logging.getLogger().handlers:  # else a host process (a test) keeps its own
+        _quiet_logging(config)
     if players > 4:
         args.edition = "xp"
     settings = []
@@ -164,21 +159,79 @@ def main(args: argparse.Namespace) -> int:
         settings.append("hints=on")
     if getattr(args, "edition", None):
         settings.append(f"edition={args.edition}")
-    return asyncio.run(_play(config, args, ai, settings))
+    return asyncio.run(_play(config, args, ai, settings, shift))
+
+
+def _quiet_logging(config: BotSettings) -> None:
+    """The screen is the game's: only warnings and errors are logged (to stderr), whatever
+    LOG_LEVEL says (a .env copied from .env.example says INFO)."""
+    from bot.logs import configure_logging
+
+    levels = logging.getLevelNamesMapping()
+    level = max(logging.WARNING, levels[config.log_level])
+    http_level = max(level, levels[config.http_log_level])
+    configure_logging(
+        logging.getLevelName(level),
+        http_level=logging.getLevelName(http_level),
+        secrets=config.secrets(),
+    )
+
+
+CLOCK_SHIFT = "RUMMIKUB_TEST_CLOCK_SHIFT"
+
+
+def clock_shift() -> float:
+    """``RUMMIKUB_TEST_CLOCK_SHIFT`` (seconds, environment only; for tests): the terminal game's
+    clock runs that far ahead of the wall clock, so a test can start a game as if that long
+    had passed since it was last closed."""
+    import math
+    import os
+
+    text = os.environ.get(CLOCK_SHIFT, "").strip()
+    try:
+        shift = float(text) if text else 0.0
+    except ValueError:
+        shift = math.nan
+    if not math.isfinite(shift) or abs(shift) > 10 * 365 * 86400:
+        raise ValueError(f"{CLOCK_SHIFT}={text!r} is not valid: use a number of seconds.")
+    return shift
+
+
+def _clock(shift: float) -> Scheduler:
+    from bot.scheduler import AsyncioScheduler
+
+    class ShiftedClock(AsyncioScheduler):
+        """The event loop's timers on a clock ``shift`` seconds ahead of the wall clock."""
+
+        def now(self) -> float:
+            return super().now() + shift
+
+    return ShiftedClock() if shift else AsyncioScheduler()
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: the window closed
 
 
 async def _play(
-    config: BotSettings, args: argparse.Namespace, ai: list[str], settings: list[str]
+    config: BotSettings,
+    args: argparse.Namespace,
+    ai: list[str],
+    settings: list[str],
+    shift: float = 0.0,
 ) -> int:
+    """The match in this terminal. Its turn clock runs only while the game is open: the game
+    is loaded with the clock held (so ``--new`` cancels it before an overdue timeout or AI
+    move plays out), the clock starts once the game is continued, and stops again, with the
+    time left stored, when the player leaves (``quit``, Ctrl-D, Ctrl-C, a closed window)."""
     from bot.manager import GameManager
-    from bot.platforms.terminal import TerminalAdapter, stdin_reader
+    from bot.platforms.terminal import TerminalAdapter, stdin_reader, terminal_channel
     from bot.presenter import Presenter
     from engine import Rules
     from storage import Database
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for number in (signal.SIGINT, signal.SIGTERM):
+    for number in STOP_SIGNALS:
         loop.add_signal_handler(number, stop.set)
     db = Database(config.database_url)
     await db.start()
@@ -188,21 +241,30 @@ async def _play(
         presenter = Presenter(images=args.save_png is not None, ansi=ansi, theme=config.theme)
         manager = GameManager(
             db,
+            scheduler=_clock(shift),
             presenter=presenter,
             rng=rng,
             default_rules=Rules(turn_seconds=config.turn_seconds),
             default_language=args.lang or config.language,
         )
+        channel = terminal_channel()
+        manager.hold_clock(channel)
         await manager.resume()
-        await manager.presenter.warm_up()
-        terminal = TerminalAdapter(manager, name=args.name, save_png=args.save_png)
-        if args.new and terminal.playing:
-            await terminal.send("cancel")
-        await terminal.setup(ai, settings)
-        code = await terminal.loop(await stdin_reader(), stop=stop)
-        await manager.close()
-        return code
+        try:
+            await manager.presenter.warm_up()
+            terminal = TerminalAdapter(
+                manager, name=args.name, save_png=args.save_png, started_new=args.new
+            )
+            if args.new and terminal.playing:
+                await terminal.send("cancel")
+            await terminal.setup(ai, settings)
+            return await terminal.loop(await stdin_reader(), stop=stop)
+        finally:
+            try:
+                await manager.pause_clock(channel)
+            finally:
+                await manager.close()
     finally:
         await db.close()
-        for number in (signal.SIGINT, signal.SIGTERM):
+        for number in STOP_SIGNALS:
             loop.remove_signal_handler(number)

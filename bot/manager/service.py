@@ -4,6 +4,7 @@ and the repositories it holds."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import socket
@@ -27,6 +28,8 @@ from bot.manager.languages import LanguageRoom
 from bot.manager.lobby import LobbyRoom
 from bot.manager.outbox import OutboxRoom
 from bot.manager.state import (
+    AWAY_KEYS,
+    AWAY_MOST,
     MAX_COMMAND,
     MAX_PENDING,
     SETTING_VERBS,
@@ -98,6 +101,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.internal_errors = 0
         self.tables: dict[str, LiveTable] = {}
+        self._held: set[str] = set()  # channels whose turn clock waits for start_clock
         self._locks: dict[str, asyncio.Lock] = {}
         self._routes: dict[str, Outbox] = {}
         self._broadcast: list[Outbox] = []
@@ -182,7 +186,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
             return [self._note(channel, player, await self._say_error(channel, err, player))]
         except BadNumber as err:
             said = await self._safe_language(channel)
-            return [self._tell(channel, player, said, "bad_number", number=shorten(err.text))]
+            return [self._note(channel, player, self._number_out_of_range(said, command, err))]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
             try:
                 return await self._replay(channel, player, command.args)
@@ -206,6 +210,26 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
                 await self._reload_quietly(channel)
                 said = await self._safe_language(channel)
                 return [self._tell(channel, player, said, "error")]
+
+    def _number_out_of_range(self, lang: str, command: Command, err: BadNumber) -> str:
+        """What a number too long to read means in its command: the range of the setting it
+        is the value of (``start timer=99999999``), of ``replay N``, or of meld and seat
+        numbers (four digits)."""
+        number = shorten(err.text)
+        if err.text.isascii() and command.verb in SETTING_VERBS:
+            words = command.args.replace("=", " ").split()
+            for key, value in itertools.pairwise(words):
+                if value != err.text:
+                    continue
+                if key.lower() in AWAY_KEYS:
+                    return t(lang, "bad_away", most=AWAY_MOST)
+                try:  # a value past every range: the engine says which range it has
+                    self.default_rules.with_setting(key, "9" * 12)
+                except RummikubError as problem:
+                    return say(lang, problem)
+        if err.text.isascii() and command.verb == "replay":
+            return t(lang, "replay_range", number=number)
+        return t(lang, "bad_number", number=number)
 
     @staticmethod
     def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]) -> bool:

@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from functools import partial
 
-from bot.api import Button, PlayerRef, Reply
+from bot.api import Button, ChannelRef, PlayerRef, Reply
 from bot.commands import (
     parse_number,
     usage,
@@ -41,15 +41,16 @@ class TurnRoom:
     # ----- games and turns -----------------------------------------------------------------
 
     def _setup_text(self, table: LiveTable) -> str:
-        return json.dumps(
-            {
-                "rules": table.rules.to_text(),
-                "host": {"user_id": table.host.user_id, "name": table.host.display_name},
-                "lang": table.lang,
-                "players": len(table.seats),
-                "away_after": table.away_after,
-            }
-        )
+        setup: dict[str, object] = {
+            "rules": table.rules.to_text(),
+            "host": {"user_id": table.host.user_id, "name": table.host.display_name},
+            "lang": table.lang,
+            "players": len(table.seats),
+            "away_after": table.away_after,
+        }
+        if table.paused_left is not None:
+            setup["paused_left"] = table.paused_left
+        return json.dumps(setup)
 
     def _next_deadline(self, table: LiveTable) -> float:
         """When the turn now beginning ends: a human's after the turn timer; an AI's move is
@@ -143,6 +144,8 @@ class TurnRoom:
         game = table.game
         if game is None or game.finished or table.game_id is None:
             return
+        if table.paused_left is not None or table.channel.key in self._held:
+            return  # a stopped clock (see pause_clock): nothing runs until start_clock
         key = table.channel.key
         turn = table.turn_key
         if table.ai_due:
@@ -162,6 +165,63 @@ class TurnRoom:
         self.scheduler.schedule_at(
             f"{key}:expire", table.deadline, lambda: self._on_timer(key, turn, "expire")
         )
+
+    # ----- the clock of a game nobody waits for while it is closed (the terminal game) ----
+
+    def hold_clock(self, channel: ChannelRef) -> None:
+        """Load the channel's game without running its clock (no timeout, no AI move) until
+        ``start_clock``: the terminal game, which may be cancelled (``--new``) before it goes
+        on. Call it before ``resume``."""
+        self._held.add(channel.key)
+
+    async def pause_clock(self, channel: ChannelRef) -> None:
+        """Stop the turn clock of the channel's game and store the time left (instead of the
+        deadline), for a game nobody waits for while it is closed: the terminal game against
+        AI seats. ``start_clock`` gives the time back. Chat games never stop their clocks."""
+        async with self._lock(channel.key):
+            table = self.tables.get(channel.key)
+            game = table.game if table is not None else None
+            if table is None or game is None or game.finished or table.game_id is None:
+                return
+            self._cancel_timers(table)
+            if table.paused_left is None:
+                now = self.scheduler.now()
+                due = now if table.deadline is None or table.ai_due else table.deadline
+                table.paused_left = max(0.0, due - now)
+            table.deadline = None
+            await self._store_clock(table)
+
+    async def start_clock(self, channel: ChannelRef) -> None:
+        """Run the clock of the channel's game again (see ``hold_clock``, ``pause_clock``): a
+        stopped clock gets its time left back, then the timers are armed (a due AI move runs
+        at once, its replies going to the outbox)."""
+        self._held.discard(channel.key)
+        async with self._lock(channel.key):
+            table = self.tables.get(channel.key)
+            if table is None or table.game is None or table.game_id is None:
+                return
+            if table.paused_left is not None:
+                left = 0.0 if table.ai_due else table.paused_left
+                table.deadline = self.scheduler.now() + left
+                table.paused_left = None
+                await self._store_clock(table)
+            self._arm_timers(table)
+
+    async def _store_clock(self, table: LiveTable) -> None:
+        """Store the table's deadline, or the time left on its stopped clock (in the setup)."""
+        game = table.game
+        assert game is not None and table.game_id is not None
+        table.version = await self.games.save_turn(
+            table.game_id,
+            expected_version=table.version,
+            snapshot=game.to_text(),
+            new_actions=game.log[table.saved_actions :],
+            deadline=None if table.deadline is None else _dt(table.deadline),
+            draft=list(table.draft.steps) if table.draft is not None else [],
+            turn=game.turn,
+            setup=self._setup_text(table),
+        )
+        table.saved_actions = len(game.log)
 
     def _cancel_timers(self, table: LiveTable) -> None:
         for kind in ("warn", "expire", "ai"):
@@ -433,7 +493,7 @@ class TurnRoom:
                 table.selection.remove(code)
             else:
                 table.selection.append(code)
-        return await self._panel_reply(table, seat)
+        return await self._panel_reply(table, seat, selection=True)
 
     async def _target(self, table: LiveTable, seat: int, args: str) -> Reply:
         value = args.strip().lower().lstrip("#")
@@ -445,7 +505,7 @@ class TurnRoom:
             table.target = draft._slot_index(number) + 1  # no such meld: says which exist
         else:
             raise CommandErrorAsRule(usage("target"))
-        return await self._panel_reply(table, seat)
+        return await self._panel_reply(table, seat, selection=True)
 
     async def _hint(self, table: LiveTable, seat: int, player: PlayerRef) -> Reply:
         lang = self._lang_for(table.lang, player)

@@ -89,7 +89,9 @@ class ViewRoom:
             table, text, images=images, slot="table", buttons=buttons, mentions=mentions
         )
 
-    async def _panel_reply(self, table: LiveTable, seat: int) -> Reply:
+    async def _panel_reply(self, table: LiveTable, seat: int, *, selection: bool = False) -> Reply:
+        """The turn panel; with ``selection`` (the answer to pick and target) it always says
+        what is selected and where it goes, also when nothing is."""
         game = table.game
         info = table.seats[seat]
         assert game is not None and info.player is not None
@@ -97,9 +99,11 @@ class ViewRoom:
         lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
         sort_by = table.sort_by.get(info.player.key, "color")
         text = self.presenter.draft_text(draft, lang=lang, sort_by=sort_by)
+        target = str(table.target) if table.target else "new"
         if table.selection:
-            target = str(table.target) if table.target else "new"
             text += "\n" + t(lang, "selected", tiles=" ".join(table.selection), target=target)
+        elif selection:
+            text += "\n" + t(lang, "selected_none", target=target)
         rack = sort_tiles(draft.rack, sort_by)
         options = tuple(
             SelectOption(str(tile), tile.code, tile.code in table.selection) for tile in rack
