@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from bot.cli.box import EDITIONS, check_box
 from bot.i18n import LANGUAGES
@@ -174,7 +174,7 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
             render_table(view, theme=theme, width=args.width, translate=tr),
             table_text(view, emoji=emoji, ansi=ansi, translate=tr),
         )
-    rack = RackView(on_rack, sort_by=args.sort)
+    rack = RackView(tuple(on_rack), sort_by=args.sort)
     if args.table is None:
         rack_png = render_rack(rack, theme=theme, positions=args.positions, translate=tr)
         text = rack_text(rack, emoji=emoji, ansi=ansi, positions=args.positions, translate=tr)
@@ -206,7 +206,7 @@ def _replay(args: argparse.Namespace) -> int:
         return 2
     try:
         record = parse_record(read_record_file(args.replay))
-        fmt = "gif" if out.suffix.lower() == ".gif" else "png"
+        fmt: Literal["gif", "png"] = "gif" if out.suffix.lower() == ".gif" else "png"
         data = animate(
             record, fmt=fmt, theme=args.theme, width=args.width, translate=_translate(args)
         )

@@ -113,11 +113,11 @@ def summary(records: Sequence[GameRecord]) -> dict[str, object]:
             else 0.0,
         }
     think = sorted(t for r in records for t in r.think)
-    finished = [r for r in records if r.winner is not None]
+    done = [r for r in records if r.winner is not None]
     return {
         "games": len(records),
-        "finished": len(finished),
-        "unfinished": len(records) - len(finished),
+        "finished": len(done),
+        "unfinished": len(records) - len(done),
         "illegal": sum(r.illegal for r in records),
         "turns_per_game": round(statistics.fmean(r.turns for r in records), 1) if records else 0,
         "levels": per_level,
