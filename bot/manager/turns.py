@@ -208,20 +208,9 @@ class TurnRoom:
             self._arm_timers(table)
 
     async def _store_clock(self, table: LiveTable) -> None:
-        """Store the table's deadline, or the time left on its stopped clock (in the setup)."""
-        game = table.game
-        assert game is not None and table.game_id is not None
-        table.version = await self.games.save_turn(
-            table.game_id,
-            expected_version=table.version,
-            snapshot=game.to_text(),
-            new_actions=game.log[table.saved_actions :],
-            deadline=None if table.deadline is None else _dt(table.deadline),
-            draft=list(table.draft.steps) if table.draft is not None else [],
-            turn=game.turn,
-            setup=self._setup_text(table),
-        )
-        table.saved_actions = len(game.log)
+        """Store the table's deadline, or the time left on its stopped clock (in the setup),
+        with the position, seats and draft as they stand."""
+        await self._save_seats(table, (), setup=self._setup_text(table))
 
     def _cancel_timers(self, table: LiveTable) -> None:
         for kind in ("warn", "expire", "ai"):

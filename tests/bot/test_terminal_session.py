@@ -5,86 +5,14 @@ process through stdin; where time matters the real clock runs, and ``RUMMIKUB_TE
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
-from tests.bot.test_terminal import ROOT, SEED3, db_args, rummikub
+from tests.bot.test_terminal import ROOT, SEED3, Session, db_args, rummikub
 
 HOUR = "3600"
-
-
-class Session:
-    """A running ``rummikub`` process: type lines into it, wait for what it prints (the raw
-    characters, prompts without a newline included)."""
-
-    def __init__(self, args: list[str], cwd: Path, *, env: dict[str, str] | None = None) -> None:
-        full = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-        full.update(PYTHONPATH=str(ROOT), **(env or {}))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=full,
-        )
-        self._chunks: list[bytes] = []
-        self._lock = threading.Lock()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while chunk := os.read(fd, 4096):
-            with self._lock:
-                self._chunks.append(chunk)
-
-    @property
-    def out(self) -> str:
-        with self._lock:
-            return b"".join(self._chunks).decode(errors="replace")
-
-    def type(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, pattern: str, *, after: int = 0, seconds: float = 60) -> int:
-        """Wait until ``pattern`` (a regular expression) is printed after character
-        ``after``; returns where it ends. A safety net for a broken build, not a measure."""
-        give_up = time.monotonic() + seconds
-        while True:
-            found = re.compile(pattern).search(self.out, after)
-            if found is not None:
-                return found.end()
-            assert self.proc.poll() is None or time.monotonic() < give_up, self.out[-2000:]
-            assert time.monotonic() < give_up, f"never saw {pattern!r}: {self.out[-2000:]}"
-            time.sleep(0.05)
-
-    def finish(self, *lines: str) -> str:
-        """Type ``lines``, close stdin and wait for the process to end; returns all it printed."""
-        for line in lines:
-            self.type(line)
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        assert self.proc.wait(timeout=120) == 0, self.errors()
-        time.sleep(0.1)  # the reader thread takes the last chunk
-        return self.out
-
-    def errors(self) -> str:
-        assert self.proc.stderr is not None
-        return self.proc.stderr.read().decode(errors="replace")
-
-    def kill(self) -> None:
-        self.proc.kill()
-        self.proc.wait(timeout=60)
 
 
 def left_in_status(out: str) -> int:
