@@ -51,23 +51,32 @@ def setting(name: str) -> Callable[[str], int]:
         try:
             Rules().with_setting(name, text)
         except RummikubError:
-            raise _refuse(option, text, SETTING_OPTIONS[name].format(**_range(name))) from None
+            lo, hi = limits(name)
+            raise _refuse(option, text, SETTING_OPTIONS[name].format(lo=lo, hi=hi)) from None
         return int(text)
 
     convert.__name__ = name  # what argparse names in its own messages
     return convert
 
 
-def _range(name: str) -> dict[str, object]:
-    """The engine's ``lo`` and ``hi`` for a setting, read from the sentence it refuses a
-    value far below every range with."""
+def limits(name: str) -> tuple[int, int]:
+    """The engine's lowest and highest value of a setting (``timer``: 10 and 604800), read
+    from the sentence it refuses a value far below every range with."""
     from engine import Rules, RummikubError
 
     try:
         Rules().with_setting(name, "-1000000000")
     except RummikubError as err:
-        return {k: v for k, v in err.msg.params.items() if k in ("lo", "hi")}
+        lo, hi = err.msg.params["lo"], err.msg.params["hi"]
+        assert isinstance(lo, int) and isinstance(hi, int)
+        return lo, hi
     raise AssertionError(f"the engine has no lower limit for {name}")  # pragma: no cover
+
+
+def span(name: str) -> str:
+    """``10 to 604800``: a setting's range, for help texts."""
+    lo, hi = limits(name)
+    return f"{lo} to {hi}"
 
 
 def seats(text: str) -> int:

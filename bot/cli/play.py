@@ -30,7 +30,9 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
         "--players",
         type=options.seats,
         default=None,
-        help="seats at the table, you included: 2 to 6 (default 3, or one more than --ai levels)",
+        metavar="N",
+        help="seats at the table, you included: {} to {} (default 3, or one more than --ai "
+        "levels)".format(*options.SEATS),
     )
     parser.add_argument(
         "--ai",
@@ -40,24 +42,29 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
         metavar="LEVEL",
         help="AI strength per AI seat, or one for all (easy, medium, hard); default medium",
     )
-    parser.add_argument("--seed", type=int, default=None, help="deal the same games every time")
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="deal the same games every time"
+    )
     parser.add_argument(
         "--timer",
         type=options.setting("timer"),
         default=None,
-        help="seconds per turn, 10 to 604800 (default TURN_SECONDS, 60)",
+        metavar="S",
+        help=f"seconds per turn, {options.span('timer')} (default TURN_SECONDS, 60)",
     )
     parser.add_argument(
         "--threshold",
         type=options.setting("threshold"),
         default=None,
-        help="initial meld total, 0 to 100 (default 30)",
+        metavar="N",
+        help=f"initial meld total, {options.span('threshold')} (default 30)",
     )
     parser.add_argument(
         "--games",
         type=options.setting("games"),
         default=None,
-        help="games in the match, 1 to 20 (default one per player)",
+        metavar="N",
+        help=f"games in the match, {options.span('games')} (default one per player)",
     )
     parser.add_argument("--hints", action="store_true", help="allow the hint command")
     parser.add_argument(
@@ -81,6 +88,7 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
         parser.add_argument(
             "--db",
             default=None,
+            metavar="URL",
             help="database URL (default: DATABASE_URL or sqlite file rummikub.db)",
         )
     parser.add_argument(

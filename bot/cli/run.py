@@ -26,7 +26,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, help="database URL (overrides DATABASE_URL)")
+    parser.add_argument(
+        "--db", default=None, metavar="URL", help="database URL (overrides DATABASE_URL)"
+    )
     parser.add_argument(
         "--discord-guild",
         type=options.positive("--discord-guild"),
@@ -39,6 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--shard-count",
         type=options.positive("--shard-count"),
         default=None,
+        metavar="N",
         help="Discord shards in total (several processes share PostgreSQL)",
     )
     parser.add_argument(

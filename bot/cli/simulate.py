@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--threshold",
         type=options.setting("threshold"),
         default=30,
-        help="initial meld total, 0 to 100 (30)",
+        help=f"initial meld total, {options.span('threshold')} (30)",
     )
     parser.add_argument(
         "--max-turns",

@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--threshold",
         type=options.setting("threshold"),
         default=30,
-        help="initial meld total with --opening, 0 to 100 (30)",
+        help=f"initial meld total with --opening, {options.span('threshold')} (30)",
     )
     parser.add_argument(
         "--place", default=None, help="place exactly these rack tiles (like the auto verb)"
@@ -204,8 +204,9 @@ def _batch_options(item: dict[str, Any], args: argparse.Namespace) -> dict[str, 
     if objective not in ("tiles", "value"):
         raise ValueError(f'"objective" is "tiles" or "value", not {objective!r}')
     threshold = item.get("threshold", args.threshold)
-    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 0 <= threshold <= 100:
-        raise ValueError(f'"threshold" is a whole number from 0 to 100, not {threshold!r}')
+    lo, hi = options.limits("threshold")
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or not lo <= threshold <= hi:
+        raise ValueError(f'"threshold" is a whole number from {lo} to {hi}, not {threshold!r}')
     return {
         "objective": objective,
         "opening": bool(item.get("opening", args.opening)),
