@@ -105,6 +105,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status": "Game {number}/{games}, turn {turn}: {name} to play, {time} left. Pool: {pool}. "
         "Racks: {counts}.",
         "selected": "Selected: {tiles}; target: {target}.",
+        "selected_none": "Nothing is selected (pick R5 R6 selects tiles); target: {target}.",
         "nothing_selected": "Pick tiles first (pick R5 R6), then place.",
         "language_set": "Language: English.",
         "help": "Commands: {verbs}. Type help <command> for how to use one.",
@@ -178,13 +179,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tg_open_private": "{name}, I can't send you private messages yet. Tap the button below "
         "and press Start: your rack and turn panel will be waiting there.",
         "terminal_continue": "Continuing your unfinished game.",
-        "terminal_bye": "Bye - your game is saved; run the same command to continue.",
+        "terminal_bye": "Bye - your game is saved and its turn clock is stopped; run the same "
+        "command to continue.",
+        "terminal_bye_new": "Bye - your game is saved and its turn clock is stopped; to continue "
+        "it, run the same command without --new.",
         "terminal_over": "Thanks for playing!",
         "terminal_settings": "Turn timer: {time}; hints: {hints}. To change them, start again "
         "with e.g. --timer 300 --hints (add --new to leave this match). Type help for the "
         "commands, quit to leave.",
         "terminal_help": "In the terminal also: quit (or exit, or Ctrl-D) leaves; the game is "
-        "saved and the same command continues it.",
+        "saved, its turn clock stops, and the same command continues it.",
+        "terminal_help_new": "In the terminal also: quit (or exit, or Ctrl-D) leaves; the game "
+        "is saved, its turn clock stops, and the same command without --new continues it.",
+        "terminal_hint_off": "Hints are off in this match. In the terminal they are chosen when "
+        "a match starts: quit, then start again with --new --hints.",
         "terminal_restart_tip": "In the terminal the settings are chosen when a match starts: "
         "quit, then start again with --new and e.g. --timer 300 --hints.",
         "error": "Something went wrong on our side; nothing was changed. Please try again.",
@@ -219,6 +227,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "too_long": "That command is too long (at most {most} character); nothing was "
         "changed.|That command is too long (at most {most} characters); nothing was changed.",
         "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
+        "replay_range": "replay N takes a number from 1 (the newest finished game) to the "
+        "number of finished games in this channel's history, not {number!r}.",
     },
     "pl": {
         "lobby_open": "🀄 {host} otworzył stół Rummikub. Miejsca: {seats}. Dołączcie, dodajcie "
@@ -303,6 +313,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "status": "Gra {number}/{games}, tura {turn}: gra {name}, zostało {time}. Bank: {pool}. "
         "Kostki: {counts}.",
         "selected": "Wybrane: {tiles}; cel: {target}.",
+        "selected_none": "Nic nie wybrano (pick R5 R6 wybiera kostki); cel: {target}.",
         "nothing_selected": "Najpierw wybierz kostki (pick R5 R6), potem place.",
         "language_set": "Język: polski.",
         "help": "Polecenia: {verbs}. Wpisz help <polecenie>, aby zobaczyć użycie.",
@@ -378,14 +389,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tg_open_private": "{name}, nie mogę jeszcze pisać do ciebie prywatnie. Dotknij "
         "przycisku poniżej i naciśnij Start: czekają tam twój stojak i panel ruchu.",
         "terminal_continue": "Wznawiam twoją niedokończoną grę.",
-        "terminal_bye": "Do zobaczenia - gra jest zapisana; uruchom to samo polecenie, aby "
-        "grać dalej.",
+        "terminal_bye": "Do zobaczenia - gra jest zapisana, a jej zegar zatrzymany; uruchom "
+        "to samo polecenie, aby grać dalej.",
+        "terminal_bye_new": "Do zobaczenia - gra jest zapisana, a jej zegar zatrzymany; aby grać "
+        "dalej, uruchom to samo polecenie bez --new.",
         "terminal_over": "Dzięki za grę!",
         "terminal_settings": "Czas na ruch: {time}; podpowiedzi: {hints}. Aby to zmienić, "
         "uruchom ponownie np. z --timer 300 --hints (dodaj --new, aby porzucić ten mecz). "
         "Wpisz help, aby zobaczyć polecenia, quit, aby wyjść.",
         "terminal_help": "W terminalu także: quit (albo exit, albo Ctrl-D) kończy; gra jest "
-        "zapisana i to samo polecenie ją wznawia.",
+        "zapisana, jej zegar staje, a to samo polecenie ją wznawia.",
+        "terminal_help_new": "W terminalu także: quit (albo exit, albo Ctrl-D) kończy; gra jest "
+        "zapisana, jej zegar staje, a to samo polecenie bez --new ją wznawia.",
+        "terminal_hint_off": "Podpowiedzi są w tym meczu wyłączone. W terminalu wybiera się je "
+        "na początku meczu: wyjdź (quit) i uruchom ponownie z --new --hints.",
         "terminal_restart_tip": "W terminalu ustawienia wybiera się na początku meczu: wyjdź "
         "(quit) i uruchom ponownie z --new i np. --timer 300 --hints.",
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
@@ -421,6 +438,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "To polecenie jest za długie (najwyżej {most} znaki); nic nie zmieniono.|To polecenie "
         "jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
+        "replay_range": "replay N przyjmuje liczbę od 1 (najnowsza zakończona gra) do liczby "
+        "zakończonych gier w historii tego kanału, nie {number!r}.",
     },
 }
 

@@ -217,12 +217,12 @@ class Lobby:
             table.deadline = self._deadlines.clock.now()  # the AI's move is due now
         else:  # the table shows the seat's new name (the AI's turn refreshes it otherwise)
             items.append(view("table", None, partial(self._views.table, table)))
-        replies = await self._save_seats(table, items, setup=setup_text(table))
+        replies = await self.save_seats(table, items, setup=setup_text(table))
         if their_turn:
             replies.extend(await self._turns.begin_turn(table))
         return replies
 
-    async def _save_seats(
+    async def save_seats(
         self, table: LiveTable, items: Sequence[Reply | Later], *, setup: str | None = None
     ) -> list[Reply]:
         """Store a change of seats (and host, in ``setup``) mid-game with the position as it
@@ -260,7 +260,7 @@ class Lobby:
             items.extend(self._turns.human_turn(table))
         else:
             items.append(view("rack", player, partial(self._views.rack, table, seat)))
-        replies = await self._save_seats(table, items)
+        replies = await self.save_seats(table, items)
         if their_turn:
             self._deadlines.arm(table)
         return replies

@@ -5,6 +5,7 @@ outboxes, delivery confirmations, languages and the reads adapters need."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import socket
@@ -21,8 +22,9 @@ from bot.commands import (
     parse_command,
     shorten,
 )
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, say, t
 from bot.manager.channels import Defaults
+from bot.manager.clock import Clock
 from bot.manager.confirm import Questions
 from bot.manager.deadlines import Deadlines
 from bot.manager.delivery import Delivery
@@ -32,7 +34,16 @@ from bot.manager.lobby import Lobby
 from bot.manager.records import Records
 from bot.manager.resend import Resender
 from bot.manager.routes import Router, build_routes
-from bot.manager.state import MAX_COMMAND, SETTING_VERBS, LiveTable, ServerChannels, log, note
+from bot.manager.state import (
+    AWAY_KEYS,
+    AWAY_MOST,
+    MAX_COMMAND,
+    SETTING_VERBS,
+    LiveTable,
+    ServerChannels,
+    log,
+    note,
+)
 from bot.manager.store import Store
 from bot.manager.tables import Tables
 from bot.manager.timers import Timers
@@ -120,6 +131,7 @@ class GameManager:
             self.defaults,
             self.questions,
         )
+        self.clock = Clock(self.tables, self.deadlines, self.lobby)
         self.timers = Timers(
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
         )
@@ -218,6 +230,20 @@ class GameManager:
         async with self.tables.lock(channel.key):
             return completions_of(self.tables.of(channel), player)
 
+    def hold_clock(self, channel: ChannelRef) -> None:
+        """Load the channel's game without running its clock until ``start_clock`` (the
+        terminal game, which may be cancelled before it goes on). Call it before ``resume``."""
+        self.clock.hold(channel)
+
+    async def pause_clock(self, channel: ChannelRef) -> None:
+        """Stop the channel's turn clock, storing the time left (a game nobody waits for
+        while it is closed: the terminal game against AI seats)."""
+        await self.clock.stop(channel)
+
+    async def start_clock(self, channel: ChannelRef) -> None:
+        """Give a stopped clock its time left back and arm the timers."""
+        await self.clock.start(channel)
+
     async def resume(self) -> int:
         """Load every unfinished game and lobby from storage and re-arm its timers; then send
         again what stored turns announced and no platform confirmed. The count of games and
@@ -262,10 +288,8 @@ class GameManager:
         except CommandError as err:
             return [note(channel, player, await self.languages.error(channel, err, player))]
         except BadNumber as err:
-            said = await self.languages.safe(channel)
-            return [
-                self.languages.tell(channel, player, said, "bad_number", number=shorten(err.text))
-            ]
+            said = self.languages.for_player(await self.languages.safe(channel), player)
+            return [note(channel, player, self._number_out_of_range(said, command, err))]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
             try:
                 check_syntax(command.verb, command.args)
@@ -293,6 +317,26 @@ class GameManager:
                 await self.store.reload_quietly(channel)
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "error")]
+
+    def _number_out_of_range(self, lang: str, command: Command, err: BadNumber) -> str:
+        """What a number too long to read means in its command: the range of the setting it
+        is the value of (``start timer=99999999``), of ``replay N``, or of meld and seat
+        numbers (four digits)."""
+        number = shorten(err.text)
+        if err.text.isascii() and command.verb in SETTING_VERBS:
+            words = command.args.replace("=", " ").split()
+            for key, value in itertools.pairwise(words):
+                if value != err.text:
+                    continue
+                if key.lower() in AWAY_KEYS:
+                    return t(lang, "bad_away", most=AWAY_MOST)
+                try:  # a value past every range: the engine says which range it has
+                    self.defaults.rules.with_setting(key, "9" * 12)
+                except RummikubError as problem:
+                    return say(lang, problem)
+        if err.text.isascii() and command.verb == "replay":
+            return t(lang, "replay_range", number=number)
+        return t(lang, "bad_number", number=number)
 
     async def _channel_rules(self, channel: ChannelRef) -> Rules:
         """The rules a channel with no table would start with."""
