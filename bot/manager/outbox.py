@@ -267,6 +267,7 @@ class OutboxRoom:
         for entry in entries:
             games[entry.game_id].append(entry)
         log.info("sending again %d outbox entries of %d games", len(entries), len(games))
+        self.metrics.resent(len(entries))
         for game_id, pending in games.items():
             if not await self._claim_resend(game_id, pending):
                 continue  # another process that found them too sends them

@@ -39,6 +39,7 @@ from bot.manager.state import (
 from bot.manager.store import StoreRoom
 from bot.manager.turns import TurnRoom
 from bot.manager.views import ViewRoom
+from bot.operations import BotMetrics, counted_command
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Rules, RummikubError
@@ -111,6 +112,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         self._handed: dict[str, float] = {}  # shared mode: outbox keys handed out, when
         self._sweeping: asyncio.Task[None] | None = None  # the outbox sweep (shared mode)
         self._closed = False
+        self.metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -161,6 +163,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         self.internal_errors += 1
         log_internal(log, message, *args)
 
+    @counted_command
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
     ) -> list[Reply]:
@@ -198,6 +201,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
             except RummikubError as err:
                 return [self._note(channel, player, await self._say_error(channel, err, player))]
             except ConflictError:
+                self.metrics.conflict()
                 await self._reload_quietly(channel)
                 said = await self._safe_language(channel)
                 return [self._tell(channel, player, said, "busy")]
@@ -279,6 +283,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
     async def _say_error(self, channel: ChannelRef, err: RummikubError, player: PlayerRef) -> str:
         """A rules or input error in the language ``player`` reads privately, quoting at most
         a short piece of what was typed."""
+        self.metrics.refused(err)
         lang = self._lang_for(await self._safe_language(channel), player)
         message = getattr(err, "msg", None)
         if isinstance(message, Msg):
@@ -305,6 +310,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
     ) -> Reply:
         """The private note ``message`` in the language ``player`` reads (``lang`` is the
         channel's, used when theirs is not known)."""
+        self.metrics.told(message)
         return Reply(channel, t(self._lang_for(lang, player), message, **values), private_to=player)
 
     def _public(self, table: LiveTable, text: str, **kw: Any) -> Reply:

@@ -21,6 +21,7 @@ from bot.manager.state import (
     RummikubErrorText,
     _dt,
 )
+from bot.operations import in_timer_context
 from engine import Draft, Game, RummikubError, TurnOutcome
 from engine.ai import choose_move
 from engine.draft import NOTHING_TO_UNDO
@@ -167,6 +168,7 @@ class TurnRoom:
         for kind in ("warn", "expire", "ai"):
             self.scheduler.cancel(f"{table.channel.key}:{kind}")
 
+    @in_timer_context
     async def _on_timer(self, key: str, turn: tuple[int | None, int], kind: str) -> None:
         """Run a timer's job if its turn is still the one being played (checked against
         storage, so a process never acts on a stale copy), then send what it says. No
@@ -194,6 +196,7 @@ class TurnRoom:
                 else:
                     replies = await self._run_ai_turns(current)
             except ConflictError:
+                self.metrics.conflict()
                 await self._reload_quietly(channel)
                 return
             except Exception:
@@ -313,6 +316,7 @@ class TurnRoom:
                 announce=announcements(items),
             )
         table.saved_actions = len(game.log)
+        self.metrics.turn(table, outcome)
         replies = keyed(table.game_id, table.version, await drawn(items))
         if game.finished:
             replies.extend(await self._after_game(table))
@@ -380,7 +384,9 @@ class TurnRoom:
             return []
         seat = game.current
         level = table.seats[seat].ai or DEFAULT_AI
-        melds = await asyncio.to_thread(choose_move, game, seat, level)
+        melds = await asyncio.to_thread(
+            self.metrics.timed("ai", choose_move, level), game, seat, level
+        )
         outcome: TurnOutcome | None = None
         if melds is not None:
             draft = game.draft(seat)
@@ -409,7 +415,7 @@ class TurnRoom:
             lang = self._lang_for(table.lang, player)
             return [self._note(table.channel, player, say(lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
-            await asyncio.to_thread(draft.apply_text, text)
+            await asyncio.to_thread(self.metrics.timed("auto", draft.apply_text), text)
         else:
             draft.apply_text(text)  # raises a one-sentence error and changes nothing
         if table.game_id is not None:
@@ -452,7 +458,9 @@ class TurnRoom:
         if not table.rules.hints:
             return self._tell(table.channel, player, lang, "hint_off")
         assert table.game is not None
-        hint = await asyncio.to_thread(hint_text, table.game, seat, table.draft)
+        hint = await asyncio.to_thread(
+            self.metrics.timed("hint", hint_text), table.game, seat, table.draft
+        )
         if hint is None:
             return self._tell(table.channel, player, lang, "hint_none")
         return self._tell(table.channel, player, lang, "hint", text=say(lang, hint))

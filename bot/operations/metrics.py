@@ -1,0 +1,521 @@
+"""The bot's Prometheus metrics: one registry per game manager, never the global default one.
+
+Every metric is named ``rummikub_...`` as Prometheus' naming guide asks (a unit suffix,
+``_total`` for counters, base units: seconds). Labels are small closed sets (platform, verb,
+outcome, reason, AI level, API method): no player, channel or game id is ever a label.
+
+The game manager and the adapters feed it through a few calls, each one line where it is
+used: :func:`counted_command` around ``handle``, :meth:`BotMetrics.turn` where a turn is
+stored, :meth:`BotMetrics.timed` around the AI and the solver, :meth:`BotMetrics.conflict`,
+:meth:`BotMetrics.refused` / :meth:`BotMetrics.told` where a command is turned down, and
+:meth:`BotMetrics.resent` in the outbox. Database save latency comes from SQLAlchemy's engine
+events, the platforms' API calls from their HTTP clients (``bot.operations.platforms``), and
+the gauges (tables open, outbox backlog, database up) are read when Prometheus scrapes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from sqlalchemy import event, func, select
+from sqlmodel import col
+
+from bot.api import ChannelRef, PlayerRef
+from bot.commands import CommandError, parse_command
+from bot.logs import log_context
+from engine import Game, TurnOutcome
+from engine.errors import NotationError, RummikubError
+from storage import Database
+from storage.models import OutboxRow, utcnow
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+SAVES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+THINKING = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+# The private refusals the manager answers by message key (``_tell``), by the reason a
+# dashboard groups them under. A key not listed here is an answer, not a refusal.
+TOLD_REASONS: Mapping[str, str] = {
+    "too_long": "input",
+    "bad_number": "input",
+    "bad_level": "input",
+    "bad_away": "input",
+    "replay_usage": "input",
+    "replay_nth": "input",
+    "nothing_selected": "input",
+    "not_your_turn": "not_your_turn",
+    "turn_over": "turn_over",
+    "host_only": "not_allowed",
+    "not_seated": "not_allowed",
+    "rematch_players_only": "not_allowed",
+    "hint_off": "not_allowed",
+    "no_game": "wrong_phase",
+    "lobby_only": "wrong_phase",
+    "playing_only": "wrong_phase",
+    "already_running": "wrong_phase",
+    "already_seated": "wrong_phase",
+    "table_full": "wrong_phase",
+    "need_players": "wrong_phase",
+    "no_rematch": "wrong_phase",
+    "busy": "conflict",
+    "error": "internal",
+}
+
+
+class SeatLike(Protocol):
+    @property
+    def ai(self) -> str | None: ...
+
+
+class TableLike(Protocol):
+    """What the metrics read of a live table (``bot.manager.LiveTable``)."""
+
+    @property
+    def channel(self) -> ChannelRef: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def game_id(self) -> int | None: ...
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def seats(self) -> Sequence[SeatLike]: ...
+
+
+class Observed(Protocol):
+    """What the metrics read of the game manager."""
+
+    @property
+    def db(self) -> Database: ...
+    @property
+    def tables(self) -> Mapping[str, TableLike]: ...
+
+
+class Measured(Protocol):
+    """A game manager that has metrics (for :func:`counted_command`)."""
+
+    @property
+    def metrics(self) -> BotMetrics: ...
+    @property
+    def tables(self) -> Mapping[str, TableLike]: ...
+
+
+@dataclass
+class _Command:
+    """The command being handled in this task: why it was turned down, if it was."""
+
+    reason: str | None = None
+
+
+_command: ContextVar[_Command | None] = ContextVar("rummikub_command", default=None)
+
+
+def verb_of(text: str) -> str:
+    """The verb a command's text names (a closed set), or ``unknown``."""
+    try:
+        return parse_command(text[:64]).verb
+    except CommandError:
+        return "unknown"
+
+
+def refusal_of(err: RummikubError) -> str:
+    """The reason label of a rules or input error."""
+    return "input" if isinstance(err, CommandError | NotationError) else "rules"
+
+
+def outcome_of(status: int) -> str:
+    """An HTTP status as an ``outcome`` label: ok, 403, 429, 4xx or 5xx."""
+    if status < 400:
+        return "ok"
+    if status in (403, 429):
+        return str(status)
+    return "5xx" if status >= 500 else "4xx"
+
+
+class BotMetrics:
+    """The metrics of one game manager (and so of one bot process), in its own registry."""
+
+    def __init__(self, manager: Observed | None = None) -> None:
+        self.registry = CollectorRegistry()
+        self._manager = manager
+        self._ready_platforms: dict[str, Callable[[], str | None]] = {}
+        self.expected: list[str] = []  # platforms with a token: readiness waits for them
+        reg = self.registry
+        self.commands = Counter(
+            "rummikub_commands",
+            "Commands handled (typed, slash commands and buttons), by platform and verb.",
+            ["platform", "verb"],
+            registry=reg,
+        )
+        self.command_seconds = Histogram(
+            "rummikub_command_duration_seconds",
+            "Time to handle a command, from its arrival in the manager to its replies.",
+            ["platform", "verb"],
+            buckets=LATENCY,
+            registry=reg,
+        )
+        self.rejected = Counter(
+            "rummikub_commands_rejected",
+            "Commands answered with a refusal (one sentence, nothing changed), by reason.",
+            ["platform", "reason"],
+            registry=reg,
+        )
+        self.turns = Counter(
+            "rummikub_turns_committed",
+            "Turns stored, by platform, outcome (play, draw, penalty, pass) and who moved.",
+            ["platform", "outcome", "player"],
+            registry=reg,
+        )
+        self.timeouts = Counter(
+            "rummikub_turn_timeouts",
+            "Turns the timer ended, by what it did (play: a legal draft committed; draw: an "
+            "untouched draft; penalty: an unfinished change rolled back).",
+            ["platform", "outcome"],
+            registry=reg,
+        )
+        self.penalty_tiles = Counter(
+            "rummikub_penalty_tiles",
+            "Tiles drawn as timeout penalties.",
+            ["platform"],
+            registry=reg,
+        )
+        self.games_finished = Counter(
+            "rummikub_games_finished",
+            "Games that ended, by how (out: a player went out; blocked: the pool ran dry).",
+            ["platform", "reason"],
+            registry=reg,
+        )
+        self.thinking = Histogram(
+            "rummikub_solver_duration_seconds",
+            "Time the solver took: an AI seat's move (use=ai, by level), a hint, an auto.",
+            ["use", "level"],
+            buckets=THINKING,
+            registry=reg,
+        )
+        self.saves = Histogram(
+            "rummikub_database_save_duration_seconds",
+            "Write transactions, from BEGIN until the commit is done (fsync included).",
+            buckets=SAVES,
+            registry=reg,
+        )
+        self.conflicts = Counter(
+            "rummikub_database_conflicts",
+            "Stale writes refused by optimistic locking (another process moved first).",
+            registry=reg,
+        )
+        self.resends = Counter(
+            "rummikub_outbox_resent_entries",
+            "Outbox entries sent again (after a restart, or by the sweep for a dead process).",
+            registry=reg,
+        )
+        self.api_calls = Counter(
+            "rummikub_platform_api_calls",
+            "Platform API requests, by method and outcome (ok, 403, 429, 4xx, 5xx, error).",
+            ["platform", "method", "outcome"],
+            registry=reg,
+        )
+        self.api_seconds = Histogram(
+            "rummikub_platform_api_call_duration_seconds",
+            "Platform API request time, by method.",
+            ["platform", "method"],
+            buckets=LATENCY,
+            registry=reg,
+        )
+        self.internal_errors = Counter(
+            "rummikub_internal_errors",
+            "Exceptions that reached a catch-all (bugs, each logged with its traceback).",
+            ["logger"],
+            registry=reg,
+        )
+        self.outbox_backlog = Gauge(
+            "rummikub_outbox_backlog_entries",
+            "Stored announcements not yet confirmed delivered (the whole database).",
+            registry=reg,
+        )
+        self.outbox_oldest = Gauge(
+            "rummikub_outbox_oldest_entry_age_seconds",
+            "Age of the oldest announcement not yet confirmed delivered (0: none).",
+            registry=reg,
+        )
+        self.database_up = Gauge(
+            "rummikub_database_up",
+            "1 when the database answered the last check, else 0.",
+            registry=reg,
+        )
+        reg.register(_Tables(self))
+        ProcessCollector(registry=reg)
+        reg.register(PLATFORM_COLLECTOR)
+        reg.register(GC_COLLECTOR)
+        if manager is not None:
+            self._watch_saves(manager.db)
+
+    # ----- hooks (one line each where they are called) ---------------------------------------
+
+    @contextmanager
+    def command(self, channel: ChannelRef, text: str, *, game: int | None) -> Iterator[None]:
+        """Count and time one command; what it logs carries its platform, channel and game."""
+        seen = _Command()
+        token = _command.set(seen)
+        started = time.perf_counter()
+        verb = verb_of(text)
+        try:
+            with log_context(platform=channel.platform, channel=channel.chat_id, game=game):
+                yield
+        finally:
+            _command.reset(token)
+            self.commands.labels(channel.platform, verb).inc()
+            elapsed = time.perf_counter() - started
+            self.command_seconds.labels(channel.platform, verb).observe(elapsed)
+            if seen.reason is not None:
+                self.rejected.labels(channel.platform, seen.reason).inc()
+
+    def refused(self, err: RummikubError) -> None:
+        """The command being handled is answered with this rules or input error."""
+        self._reject(refusal_of(err))
+
+    def told(self, message: str) -> None:
+        """The command being handled is answered with the private note ``message`` (a
+        refusal when it is one of :data:`TOLD_REASONS`)."""
+        reason = TOLD_REASONS.get(message)
+        if reason is not None:
+            self._reject(reason)
+
+    def _reject(self, reason: str) -> None:
+        seen = _command.get()
+        if seen is not None and seen.reason is None:
+            seen.reason = reason
+
+    def conflict(self) -> None:
+        """A stale write was refused (``storage.ConflictError``)."""
+        self.conflicts.inc()
+        self._reject("conflict")
+
+    def turn(self, table: TableLike, outcome: TurnOutcome) -> None:
+        """A turn of ``table`` is stored with this outcome."""
+        platform = table.channel.platform
+        mover = table.seats[outcome.seat] if outcome.seat < len(table.seats) else None
+        who = "ai" if mover is not None and mover.ai is not None else "human"
+        self.turns.labels(platform, outcome.kind, who).inc()
+        if outcome.timed_out:
+            self.timeouts.labels(platform, outcome.kind).inc()
+        if outcome.kind == "penalty":
+            self.penalty_tiles.labels(platform).inc(len(outcome.drawn))
+        if outcome.result is not None:
+            self.games_finished.labels(platform, outcome.result.reason.value).inc()
+
+    def timed(self, use: str, work: Callable[P, R], level: str = "") -> Callable[P, R]:
+        """``work`` (run in a worker thread), timed as solver time of ``use``."""
+        histogram = self.thinking.labels(use, level)
+
+        @wraps(work)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            started = time.perf_counter()
+            try:
+                return work(*args, **kwargs)
+            finally:
+                histogram.observe(time.perf_counter() - started)
+
+        return run
+
+    def resent(self, entries: int) -> None:
+        self.resends.inc(entries)
+
+    def api_call(self, platform: str, method: str, outcome: str, seconds: float) -> None:
+        self.api_calls.labels(platform, method, outcome).inc()
+        self.api_seconds.labels(platform, method).observe(seconds)
+
+    # ----- readiness -------------------------------------------------------------------------
+
+    def expect(self, platform: str) -> None:
+        """``platform`` has a token: the bot is ready only once it is connected."""
+        if platform not in self.expected:
+            self.expected.append(platform)
+
+    def watch_platform(self, platform: str, problem: Callable[[], str | None]) -> None:
+        """How to tell whether ``platform`` is connected: ``problem()`` is None when it is,
+        else one sentence saying what is wrong."""
+        self._ready_platforms[platform] = problem
+
+    def platform_problem(self, platform: str) -> str | None:
+        probe = self._ready_platforms.get(platform)
+        if probe is None:
+            return f"{platform}: not started yet"
+        try:
+            return probe()
+        except Exception as exc:  # a probe must not break the endpoint
+            return f"{platform}: cannot tell ({type(exc).__name__})"
+
+    async def database_problem(self, timeout: float = 3.0) -> str | None:
+        """None when the database answers a query within ``timeout``, else why not."""
+        if self._manager is None:
+            return None
+        try:
+            async with asyncio.timeout(timeout):
+                async with self._manager.db.engine.connect() as connection:
+                    await connection.exec_driver_sql("SELECT 1")
+        except Exception as exc:
+            self.database_up.set(0)
+            detail = " ".join(str(exc).split())[:160]
+            detail = detail.split("[SQL:")[0].strip()
+            return f"database: {type(exc).__name__}" + (f": {detail}" if detail else "")
+        self.database_up.set(1)
+        return None
+
+    async def problem(self) -> str | None:
+        """Why the bot is not ready (the database first, then each platform), or None."""
+        found = await self.database_problem()
+        if found is not None:
+            return found
+        for platform in self.expected:
+            found = self.platform_problem(platform)
+            if found is not None:
+                return found
+        return None
+
+    async def refresh(self) -> None:
+        """Read what the gauges show from the database (before a scrape)."""
+        await self.database_problem()
+        if self._manager is None:
+            return
+        try:
+            async with asyncio.timeout(3.0), self._manager.db.sessions() as session:
+                query = select(func.count(), func.min(col(OutboxRow.created_at))).where(
+                    col(OutboxRow.delivered_at).is_(None)
+                )
+                count, oldest = (await session.execute(query)).one()
+        except Exception:  # the database is away: database_up says so
+            return
+        self.outbox_backlog.set(int(count or 0))
+        if oldest is None:
+            self.outbox_oldest.set(0)
+        else:
+            if oldest.tzinfo is None:  # SQLite hands the aggregate back as stored: naive UTC
+                oldest = oldest.replace(tzinfo=utcnow().tzinfo)
+            self.outbox_oldest.set(max(0.0, (utcnow() - oldest).total_seconds()))
+
+    # ----- internals -------------------------------------------------------------------------
+
+    def _watch_saves(self, db: Database) -> None:
+        """Time each committed transaction, from BEGIN until its connection goes back to the
+        pool (right after the commit: a session ends with its transaction)."""
+        engine = db.engine.sync_engine
+        key = "rummikub_began"
+
+        def began(connection: Any) -> None:
+            connection.info[key] = (time.perf_counter(), False)
+
+        def committing(connection: Any) -> None:
+            started = connection.info.get(key)
+            if started is not None:
+                connection.info[key] = (started[0], True)
+
+        def returned(_dbapi: Any, record: Any) -> None:
+            started = record.info.pop(key, None)
+            if started is not None and started[1]:
+                self.saves.observe(time.perf_counter() - started[0])
+
+        event.listen(engine, "begin", began)
+        event.listen(engine, "commit", committing)
+        event.listen(engine.pool, "checkin", returned)
+
+    def log_handler(self) -> logging.Handler:
+        """A handler that counts the records marked as internal errors (``log_internal``);
+        the process's operations server puts it on the root logger while it runs."""
+        return _InternalErrors(self.internal_errors)
+
+
+class _InternalErrors(logging.Handler):
+    def __init__(self, counter: Counter) -> None:
+        super().__init__(logging.ERROR)
+        self.counter = counter
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, "internal_error", False):
+            self.counter.labels(record.name).inc()
+
+
+class _Tables(Collector):
+    """Lobbies and games open in this process, counted when scraped."""
+
+    def __init__(self, metrics: BotMetrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        manager = self.metrics._manager
+        tables = list(manager.tables.values()) if manager is not None else []
+        lobbies = GaugeMetricFamily(
+            "rummikub_active_lobbies", "Lobbies open in this process (waiting for the deal)."
+        )
+        lobbies.add_metric([], sum(1 for t in tables if t.phase == "lobby"))
+        games = GaugeMetricFamily(
+            "rummikub_active_games", "Games being played in this process's channels."
+        )
+        games.add_metric([], sum(1 for t in tables if t.phase != "lobby" and t.game is not None))
+        yield lobbies
+        yield games
+
+
+def counted_command(
+    handle: Callable[Concatenate[Any, PlayerRef, ChannelRef, str, P], Awaitable[R]],
+) -> Callable[Concatenate[Any, PlayerRef, ChannelRef, str, P], Awaitable[R]]:
+    """Decorates ``GameManager.handle``: each command is counted, timed and, when turned
+    down, counted by reason; its log lines carry its platform, channel and game."""
+
+    @wraps(handle)
+    async def counted(
+        manager: Measured,
+        player: PlayerRef,
+        channel: ChannelRef,
+        text: str,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> R:
+        table = manager.tables.get(channel.key)
+        with manager.metrics.command(channel, text, game=table.game_id if table else None):
+            return await handle(manager, player, channel, text, *args, **kwargs)
+
+    return counted
+
+
+def in_timer_context(
+    run: Callable[Concatenate[Any, str, tuple[int | None, int], P], Awaitable[R]],
+) -> Callable[Concatenate[Any, str, tuple[int | None, int], P], Awaitable[R]]:
+    """Decorates a manager's timer job ``(key, turn, ...)``: what it logs carries the
+    platform, channel and game of its table."""
+
+    @wraps(run)
+    async def in_context(
+        manager: Any, key: str, turn: tuple[int | None, int], *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        platform, _, channel = key.partition(":")
+        with log_context(platform=platform, channel=channel, game=turn[0]):
+            return await run(manager, key, turn, *args, **kwargs)
+
+    return in_context
+
+
+def metrics_of(service: object) -> BotMetrics | None:
+    """The metrics of a game service (None for a service without, such as a test double)."""
+    found = getattr(service, "metrics", None)
+    return found if isinstance(found, BotMetrics) else None
