@@ -139,16 +139,16 @@ def fakes() -> Iterator[Fakes]:
 
 
 def start_bot(tmp_path: Path, fakes: Fakes, **extra: str) -> tuple[subprocess.Popen[str], Output]:
-    env = _env(
-        TELEGRAM_TOKEN=TELEGRAM_TOKEN,
-        TELEGRAM_API_BASE_URL=fakes.urls["telegram"],
-        DISCORD_TOKEN=DISCORD_TOKEN,
-        DISCORD_API_BASE_URL=fakes.urls["discord"],
-        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
-        RENDER_IMAGES="false",
-        LOG_LEVEL="DEBUG",
-        **extra,
-    )
+    settings = {
+        "TELEGRAM_TOKEN": TELEGRAM_TOKEN,
+        "TELEGRAM_API_BASE_URL": fakes.urls["telegram"],
+        "DISCORD_TOKEN": DISCORD_TOKEN,
+        "DISCORD_API_BASE_URL": fakes.urls["discord"],
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        "RENDER_IMAGES": "false",
+        "LOG_LEVEL": "DEBUG",
+    }
+    env = _env(**(settings | extra))
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "run"],
         stdin=subprocess.DEVNULL,

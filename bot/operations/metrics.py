@@ -47,6 +47,8 @@ from engine.errors import NotationError, RummikubError
 from storage import Database
 from storage.models import OutboxRow, utcnow
 
+log = logging.getLogger("rummikub.commands")
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -279,16 +281,18 @@ class BotMetrics:
         token = _command.set(seen)
         started = time.perf_counter()
         verb = verb_of(text)
-        try:
-            with log_context(platform=channel.platform, channel=channel.chat_id, game=game):
+        with log_context(platform=channel.platform, channel=channel.chat_id, game=game):
+            try:
                 yield
-        finally:
-            _command.reset(token)
-            self.commands.labels(channel.platform, verb).inc()
-            elapsed = time.perf_counter() - started
-            self.command_seconds.labels(channel.platform, verb).observe(elapsed)
-            if seen.reason is not None:
-                self.rejected.labels(channel.platform, seen.reason).inc()
+            finally:
+                _command.reset(token)
+                elapsed = time.perf_counter() - started
+                self.commands.labels(channel.platform, verb).inc()
+                self.command_seconds.labels(channel.platform, verb).observe(elapsed)
+                if seen.reason is not None:
+                    self.rejected.labels(channel.platform, seen.reason).inc()
+                how = f"refused ({seen.reason})" if seen.reason else "handled"
+                log.debug("%s %s in %.1f ms", verb, how, elapsed * 1000)
 
     def refused(self, err: RummikubError) -> None:
         """The command being handled is answered with this rules or input error."""
