@@ -53,7 +53,8 @@ install_locked() {
   else
     echo "$name: installing the project and compiling the solver with mypyc (about 40 s, once; RUMMIKUB_SOLVER=pure skips it)..."
   fi
-  .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+  PYTHONWARNINGS="ignore:Editable installation" \
+    .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
   printf '%s\n' "$want" > "$stamp"
   echo "$name: .venv is ready ($((SECONDS - started)) s)."
 }
