@@ -492,6 +492,7 @@ def counted_command(
         player: PlayerRef,
         channel: ChannelRef,
         text: str,
+        /,
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> R:
@@ -510,7 +511,7 @@ def in_timer_context(
 
     @wraps(run)
     async def in_context(
-        manager: Any, key: str, turn: tuple[int | None, int], *args: P.args, **kwargs: P.kwargs
+        manager: Any, key: str, turn: tuple[int | None, int], /, *args: P.args, **kwargs: P.kwargs
     ) -> R:
         platform, _, channel = key.partition(":")
         with log_context(platform=platform, channel=channel, game=turn[0]):
