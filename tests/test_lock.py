@@ -87,7 +87,11 @@ def test_this_venv_holds_exactly_the_locked_versions() -> None:
 
 
 @pytest.mark.slow
-def test_a_fresh_clone_installs_from_the_lock_and_says_what_it_is_doing(tmp_path: Path) -> None:
+def test_the_first_scripts_run_on_a_fresh_clone_says_what_it_installs_and_for_how_long(
+    tmp_path: Path,
+) -> None:
+    """Issue 21, defect 21: the first start looked hung (a minute and a half of installing with
+    no line of its own). It installs from the lock, and says so."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     clone = tmp_path / "clone"

@@ -15,7 +15,6 @@ the gauges (tables open, outbox backlog, database up) are read when Prometheus s
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
@@ -36,8 +35,6 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import event, func, select
-from sqlmodel import col
 
 from bot.api import ChannelRef, PlayerRef
 from bot.commands import CommandError, parse_command
@@ -45,7 +42,7 @@ from bot.logs import log_context
 from engine import Game, TurnOutcome
 from engine.errors import NotationError, RummikubError
 from storage import Database
-from storage.models import OutboxRow, utcnow
+from storage.health import outbox_backlog, ping, time_commits
 
 log = logging.getLogger("rummikub.commands")
 
@@ -270,7 +267,7 @@ class BotMetrics:
         reg.register(PLATFORM_COLLECTOR)
         reg.register(GC_COLLECTOR)
         if manager is not None:
-            self._watch_saves(manager.db)
+            time_commits(manager.db, self.saves.observe)
 
     # ----- hooks (one line each where they are called) ---------------------------------------
 
@@ -370,18 +367,15 @@ class BotMetrics:
         except Exception as exc:  # a probe must not break the endpoint
             return f"{platform}: cannot tell ({type(exc).__name__})"
 
-    async def database_problem(self, timeout: float = 3.0) -> str | None:
-        """None when the database answers a query within ``timeout``, else why not."""
+    async def database_problem(self) -> str | None:
+        """None when the database answers a query (3 s at most), else why not."""
         if self._manager is None:
             return None
         try:
-            async with asyncio.timeout(timeout):
-                async with self._manager.db.engine.connect() as connection:
-                    await connection.exec_driver_sql("SELECT 1")
+            await ping(self._manager.db)
         except Exception as exc:
             self.database_up.set(0)
-            detail = " ".join(str(exc).split())[:160]
-            detail = detail.split("[SQL:")[0].strip()
+            detail = " ".join(str(exc).split())[:160].split("[SQL:")[0].strip()
             return f"database: {type(exc).__name__}" + (f": {detail}" if detail else "")
         self.database_up.set(1)
         return None
@@ -403,45 +397,13 @@ class BotMetrics:
         if self._manager is None:
             return
         try:
-            async with asyncio.timeout(3.0), self._manager.db.sessions() as session:
-                query = select(func.count(), func.min(col(OutboxRow.created_at))).where(
-                    col(OutboxRow.delivered_at).is_(None)
-                )
-                count, oldest = (await session.execute(query)).one()
+            count, oldest = await outbox_backlog(self._manager.db)
         except Exception:  # the database is away: database_up says so
             return
-        self.outbox_backlog.set(int(count or 0))
-        if oldest is None:
-            self.outbox_oldest.set(0)
-        else:
-            if oldest.tzinfo is None:  # SQLite hands the aggregate back as stored: naive UTC
-                oldest = oldest.replace(tzinfo=utcnow().tzinfo)
-            self.outbox_oldest.set(max(0.0, (utcnow() - oldest).total_seconds()))
+        self.outbox_backlog.set(count)
+        self.outbox_oldest.set(oldest)
 
     # ----- internals -------------------------------------------------------------------------
-
-    def _watch_saves(self, db: Database) -> None:
-        """Time each committed transaction, from BEGIN until its connection goes back to the
-        pool (right after the commit: a session ends with its transaction)."""
-        engine = db.engine.sync_engine
-        key = "rummikub_began"
-
-        def began(connection: Any) -> None:
-            connection.info[key] = (time.perf_counter(), False)
-
-        def committing(connection: Any) -> None:
-            started = connection.info.get(key)
-            if started is not None:
-                connection.info[key] = (started[0], True)
-
-        def returned(_dbapi: Any, record: Any) -> None:
-            started = record.info.pop(key, None)
-            if started is not None and started[1]:
-                self.saves.observe(time.perf_counter() - started[0])
-
-        event.listen(engine, "begin", began)
-        event.listen(engine, "commit", committing)
-        event.listen(engine.pool, "checkin", returned)
 
     def log_handler(self) -> logging.Handler:
         """A handler that counts the records marked as internal errors (``log_internal``);
