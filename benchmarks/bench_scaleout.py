@@ -37,7 +37,7 @@ from bot.api import ChannelRef, PlayerRef, confirm_delivery  # noqa: E402
 from bot.manager import GameManager  # noqa: E402
 from bot.presenter import Presenter  # noqa: E402
 from storage import Database  # noqa: E402
-from storage.scratch import scratch_schema  # noqa: E402
+from tests.storage.scratch import scratch_schema  # noqa: E402
 
 
 async def one_channel(

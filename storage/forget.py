@@ -38,7 +38,7 @@ from storage.models import (
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 class PlayerAtTableError(StorageError):
@@ -144,7 +144,7 @@ async def _tables_with(session: AsyncSession, platform: str, user_id: str) -> li
     return sorted(set(busy))
 
 
-async def forget_player(db: Database, platform: str, user_id: str) -> Forgotten:
+async def forget_player(db: Connection, platform: str, user_id: str) -> Forgotten:
     """Forget ``platform:user_id`` (see the module's docstring); raises
     :class:`PlayerAtTableError` while they sit at an unfinished table."""
     token = uuid.uuid4().hex

@@ -19,7 +19,7 @@ from storage.models import GameActionRow, GameRow, MatchRow, utcnow
 from storage.records import Seat, StoredGame
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 _SEED_MIN, _SEED_MAX = -(2**63), 2**63 - 1
 
@@ -101,7 +101,7 @@ class GameRepository:
     or a retry racing the original) can never lose each other's update.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def create(

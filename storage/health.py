@@ -15,16 +15,16 @@ from sqlmodel import col
 from storage.models import OutboxRow, utcnow
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
-async def ping(db: Database, timeout: float = 3.0) -> None:
+async def ping(db: Connection, timeout: float = 3.0) -> None:
     """Raise unless the database answers a query within ``timeout`` seconds."""
     async with asyncio.timeout(timeout), db.engine.connect() as connection:
         await connection.exec_driver_sql("SELECT 1")
 
 
-async def outbox_backlog(db: Database, timeout: float = 3.0) -> tuple[int, float]:
+async def outbox_backlog(db: Connection, timeout: float = 3.0) -> tuple[int, float]:
     """Entries stored and not yet confirmed delivered, and the age of the oldest in seconds
     (0 when there is none)."""
     async with asyncio.timeout(timeout), db.sessions() as session:
@@ -39,7 +39,7 @@ async def outbox_backlog(db: Database, timeout: float = 3.0) -> tuple[int, float
     return int(count or 0), max(0.0, (utcnow() - oldest).total_seconds())
 
 
-def time_commits(db: Database, observe: Callable[[float], None]) -> None:
+def time_commits(db: Connection, observe: Callable[[float], None]) -> None:
     """Call ``observe(seconds)`` for each committed transaction, from BEGIN until its
     connection goes back to the pool (right after the commit: a session ends with its
     transaction), so the commit's fsync counts."""

@@ -16,7 +16,7 @@ from storage.models import GameRow, MatchGameRow, MatchRow, utcnow
 from storage.records import MatchGameResult, Seat, Standing, StoredMatch
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 def standings_of(players: Sequence[Seat], results: Sequence[MatchGameResult]) -> list[Standing]:
@@ -157,7 +157,7 @@ async def update_roster(session: AsyncSession, match: MatchRow, seats: Sequence[
 class MatchRepository:
     """Matches are created here; games of a match record their results on ``finish``."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def create(

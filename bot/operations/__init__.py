@@ -1,23 +1,36 @@
 """What an operator sees of a running bot: health, readiness and Prometheus metrics.
 
 ``metrics`` holds one registry per game manager (``GameManager.metrics``) and the few hooks the
-manager calls; ``platforms`` counts the Discord and Telegram API calls and tells whether each
-is connected; ``server`` serves ``/healthz``, ``/readyz`` and ``/metrics`` on the bot's event
-loop. :func:`start_operations` is what ``rummikub run`` calls.
+manager's parts call; ``platforms`` counts the Discord and Telegram API calls and tells whether
+each is connected; ``server`` serves ``/healthz``, ``/readyz`` and ``/metrics`` on the bot's
+event loop. :func:`start_operations` is what ``rummikub run`` calls.
 """
 
 from __future__ import annotations
 
-from bot.operations.metrics import BotMetrics, counted_command, in_timer_context, metrics_of
+from bot.operations.metrics import (
+    BotMetrics,
+    counted_command,
+    metrics_of,
+    note_conflict,
+    note_refusal,
+    note_told,
+    note_turn,
+    timed_solver,
+)
 from bot.operations.server import OperationsServer
 
 __all__ = [
     "BotMetrics",
     "OperationsServer",
     "counted_command",
-    "in_timer_context",
     "metrics_of",
+    "note_conflict",
+    "note_refusal",
+    "note_told",
+    "note_turn",
     "start_operations",
+    "timed_solver",
 ]
 
 

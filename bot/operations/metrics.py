@@ -4,13 +4,15 @@ Every metric is named ``rummikub_...`` as Prometheus' naming guide asks (a unit 
 ``_total`` for counters, base units: seconds). Labels are small closed sets (platform, verb,
 outcome, reason, AI level, API method): no player, channel or game id is ever a label.
 
-The game manager and the adapters feed it through a few calls, each one line where it is
-used: :func:`counted_command` around ``handle``, :meth:`BotMetrics.turn` where a turn is
-stored, :meth:`BotMetrics.timed` around the AI and the solver, :meth:`BotMetrics.conflict`,
-:meth:`BotMetrics.refused` / :meth:`BotMetrics.told` where a command is turned down, and
-:meth:`BotMetrics.resent` in the outbox. Database save latency comes from SQLAlchemy's engine
-events, the platforms' API calls from their HTTP clients (``bot.operations.platforms``), and
-the gauges (tables open, outbox backlog, database up) are read when Prometheus scrapes.
+The game manager feeds it through a few calls, each one line where it is used. The manager
+opens a *scope* around each command (:func:`counted_command` on ``handle``) and each timer job
+(:meth:`BotMetrics.job` where the deadlines are wired); inside one, its parts report with
+plain functions that need no reference to the metrics: :func:`note_turn` where a turn is
+stored, :func:`timed_solver` around the AI and the solver, :func:`note_conflict`, and
+:func:`note_refusal` / :func:`note_told` where a command is turned down. Database save latency
+comes from SQLAlchemy's engine events (``storage.health``), the platforms' API calls from
+their HTTP clients (``bot.operations.platforms``), and the gauges (tables open, outbox
+backlog, database up) are read when Prometheus scrapes.
 """
 
 from __future__ import annotations
@@ -102,13 +104,20 @@ class TableLike(Protocol):
     def seats(self) -> Sequence[SeatLike]: ...
 
 
+class TablesLike(Protocol):
+    """The manager's live tables (``bot.manager.tables.Tables``)."""
+
+    def get(self, key: str) -> TableLike | None: ...
+    def values(self) -> Sequence[TableLike]: ...
+
+
 class Observed(Protocol):
     """What the metrics read of the game manager."""
 
     @property
     def db(self) -> Database: ...
     @property
-    def tables(self) -> Mapping[str, TableLike]: ...
+    def tables(self) -> TablesLike: ...
 
 
 class Measured(Protocol):
@@ -117,17 +126,71 @@ class Measured(Protocol):
     @property
     def metrics(self) -> BotMetrics: ...
     @property
-    def tables(self) -> Mapping[str, TableLike]: ...
+    def tables(self) -> TablesLike: ...
 
 
 @dataclass
-class _Command:
-    """The command being handled in this task: why it was turned down, if it was."""
+class _Scope:
+    """A command or timer job being run in this task: whose metrics it counts into, and why
+    the command was turned down, if it was."""
 
+    metrics: BotMetrics
     reason: str | None = None
 
 
-_command: ContextVar[_Command | None] = ContextVar("rummikub_command", default=None)
+_scope: ContextVar[_Scope | None] = ContextVar("rummikub_metrics_scope", default=None)
+
+
+def note_refusal(err: RummikubError) -> None:
+    """The command being handled is answered with this rules or input error."""
+    _reject(refusal_of(err))
+
+
+def note_told(message: str) -> None:
+    """The command being handled is answered with the private note ``message`` (a refusal
+    when it is one of :data:`TOLD_REASONS`)."""
+    reason = TOLD_REASONS.get(message)
+    if reason is not None:
+        _reject(reason)
+
+
+def _reject(reason: str) -> None:
+    scope = _scope.get()
+    if scope is not None and scope.reason is None:
+        scope.reason = reason
+
+
+def note_conflict() -> None:
+    """A stale write was refused (``storage.ConflictError``) in this command or timer job."""
+    scope = _scope.get()
+    if scope is not None:
+        scope.metrics.conflicts.inc()
+        _reject("conflict")
+
+
+def note_turn(table: TableLike, outcome: TurnOutcome) -> None:
+    """A turn of ``table`` is stored with this outcome."""
+    scope = _scope.get()
+    if scope is not None:
+        scope.metrics.turn(table, outcome)
+
+
+def timed_solver(use: str, work: Callable[P, R], level: str = "") -> Callable[P, R]:
+    """``work`` (run in a worker thread; ``asyncio.to_thread`` carries the scope there),
+    timed as solver time of ``use`` (``ai`` with its level, ``hint``, ``auto``)."""
+
+    @wraps(work)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        scope = _scope.get()
+        started = time.perf_counter()
+        try:
+            return work(*args, **kwargs)
+        finally:
+            if scope is not None:
+                elapsed = time.perf_counter() - started
+                scope.metrics.thinking.labels(use, level).observe(elapsed)
+
+    return run
 
 
 def verb_of(text: str) -> str:
@@ -223,11 +286,6 @@ class BotMetrics:
             "Stale writes refused by optimistic locking (another process moved first).",
             registry=reg,
         )
-        self.resends = Counter(
-            "rummikub_outbox_resent_entries",
-            "Outbox entries sent again (after a restart, or by the sweep for a dead process).",
-            registry=reg,
-        )
         self.api_calls = Counter(
             "rummikub_platform_api_calls",
             "Platform API requests, by method and outcome (ok, 403, 429, 4xx, 5xx, error).",
@@ -274,15 +332,15 @@ class BotMetrics:
     @contextmanager
     def command(self, channel: ChannelRef, text: str, *, game: int | None) -> Iterator[None]:
         """Count and time one command; what it logs carries its platform, channel and game."""
-        seen = _Command()
-        token = _command.set(seen)
+        seen = _Scope(self)
+        token = _scope.set(seen)
         started = time.perf_counter()
         verb = verb_of(text)
         with log_context(platform=channel.platform, channel=channel.chat_id, game=game):
             try:
                 yield
             finally:
-                _command.reset(token)
+                _scope.reset(token)
                 elapsed = time.perf_counter() - started
                 self.commands.labels(channel.platform, verb).inc()
                 self.command_seconds.labels(channel.platform, verb).observe(elapsed)
@@ -290,27 +348,6 @@ class BotMetrics:
                     self.rejected.labels(channel.platform, seen.reason).inc()
                 how = f"refused ({seen.reason})" if seen.reason else "handled"
                 log.debug("%s %s in %.1f ms", verb, how, elapsed * 1000)
-
-    def refused(self, err: RummikubError) -> None:
-        """The command being handled is answered with this rules or input error."""
-        self._reject(refusal_of(err))
-
-    def told(self, message: str) -> None:
-        """The command being handled is answered with the private note ``message`` (a
-        refusal when it is one of :data:`TOLD_REASONS`)."""
-        reason = TOLD_REASONS.get(message)
-        if reason is not None:
-            self._reject(reason)
-
-    def _reject(self, reason: str) -> None:
-        seen = _command.get()
-        if seen is not None and seen.reason is None:
-            seen.reason = reason
-
-    def conflict(self) -> None:
-        """A stale write was refused (``storage.ConflictError``)."""
-        self.conflicts.inc()
-        self._reject("conflict")
 
     def turn(self, table: TableLike, outcome: TurnOutcome) -> None:
         """A turn of ``table`` is stored with this outcome."""
@@ -325,22 +362,23 @@ class BotMetrics:
         if outcome.result is not None:
             self.games_finished.labels(platform, outcome.result.reason.value).inc()
 
-    def timed(self, use: str, work: Callable[P, R], level: str = "") -> Callable[P, R]:
-        """``work`` (run in a worker thread), timed as solver time of ``use``."""
-        histogram = self.thinking.labels(use, level)
+    def job(
+        self, run: Callable[[str, tuple[int | None, int], str], Awaitable[None]]
+    ) -> Callable[[str, tuple[int | None, int], str], Awaitable[None]]:
+        """A timer job ``run(channel key, turn, kind)`` in a scope of these metrics; what it
+        logs carries the platform, channel and game of its table."""
 
-        @wraps(work)
-        def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            started = time.perf_counter()
+        @wraps(run)
+        async def in_scope(key: str, turn: tuple[int | None, int], kind: str) -> None:
+            platform, _, channel = key.partition(":")
+            token = _scope.set(_Scope(self))
             try:
-                return work(*args, **kwargs)
+                with log_context(platform=platform, channel=channel, game=turn[0]):
+                    await run(key, turn, kind)
             finally:
-                histogram.observe(time.perf_counter() - started)
+                _scope.reset(token)
 
-        return run
-
-    def resent(self, entries: int) -> None:
-        self.resends.inc(entries)
+        return in_scope
 
     def api_call(self, platform: str, method: str, outcome: str, seconds: float) -> None:
         self.api_calls.labels(platform, method, outcome).inc()
@@ -463,23 +501,6 @@ def counted_command(
             return await handle(manager, player, channel, text, *args, **kwargs)
 
     return counted
-
-
-def in_timer_context(
-    run: Callable[Concatenate[Any, str, tuple[int | None, int], P], Awaitable[R]],
-) -> Callable[Concatenate[Any, str, tuple[int | None, int], P], Awaitable[R]]:
-    """Decorates a manager's timer job ``(key, turn, ...)``: what it logs carries the
-    platform, channel and game of its table."""
-
-    @wraps(run)
-    async def in_context(
-        manager: Any, key: str, turn: tuple[int | None, int], /, *args: P.args, **kwargs: P.kwargs
-    ) -> R:
-        platform, _, channel = key.partition(":")
-        with log_context(platform=platform, channel=channel, game=turn[0]):
-            return await run(manager, key, turn, *args, **kwargs)
-
-    return in_context
 
 
 def metrics_of(service: object) -> BotMetrics | None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.tiles import Edition
-from renderers import draft_text, rack_text, standings_text, table_text
-from renderers.samples import (
+from bot.cli.samples import (
     full_table,
     late_game_table,
     sample_draft,
@@ -14,6 +12,8 @@ from renderers.samples import (
     sample_match,
     sample_rack,
 )
+from engine.tiles import Edition
+from renderers import draft_text, rack_text, standings_text, table_text
 
 ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -20,9 +20,9 @@ from bot.api import ChannelRef, PlayerRef
 from storage import Database
 from storage.models import GameRow, MatchGameRow, PlayerStatRow, StorageModel
 from storage.replays import record_of
-from storage.scratch import scratch_schema
-from tests.bot.manager_harness import CHANNEL, Harness
+from tests.bot.manager.manager_harness import CHANNEL, Harness
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOFIA = PlayerRef("test", "u-zofia-987", "Zofia Quartz")
