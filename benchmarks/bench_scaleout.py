@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_manager import small_set  # noqa: E402
+from benchmarks.bench_manager import one_turn  # noqa: E402
 from bot.api import ChannelRef, PlayerRef, confirm_delivery  # noqa: E402
 from bot.manager import GameManager  # noqa: E402
 from bot.presenter import Presenter  # noqa: E402
@@ -72,14 +72,7 @@ async def one_channel(
         if table.game is None or table.game.finished:
             await asyncio.sleep(0.01)
             continue
-        seat = table.game.current
-        player = a if seat == table.seat_of(a) else b
-        meld = small_set(list(table.game.players[seat].rack))
-        if meld and rng.random() < 0.8:
-            await say(player, f"play {meld}")
-            await say(player, "done")
-        else:
-            await say(player, "draw")
+        await one_turn(table.game, table.seat_of(a), a, b, say, rng)
 
 
 async def worker(args: argparse.Namespace) -> None:

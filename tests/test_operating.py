@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
@@ -127,15 +126,6 @@ class Fakes:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-
-
-@pytest.fixture
-def fakes() -> Iterator[Fakes]:
-    running = Fakes()
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def start_bot(tmp_path: Path, fakes: Fakes, **extra: str) -> tuple[subprocess.Popen[str], Output]:

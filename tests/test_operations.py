@@ -16,13 +16,19 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.test_operating import WAIT, Fakes, Output, secret_forms, start_bot
+from tests.test_operating import (
+    WAIT,
+    Fakes,
+    Output,
+    secret_forms,
+    start_bot,
+)
 
 ENDPOINT = re.compile(r"operations endpoint: (http://127\.0\.0\.1:[0-9]+)/healthz")
 
@@ -77,15 +83,6 @@ def stop(bot: subprocess.Popen[str], log: Output) -> str:
     assert code == 0, output[-3000:]
     assert "Traceback" not in output, output[-3000:]
     return output
-
-
-@pytest.fixture
-def fakes() -> Iterator[Fakes]:
-    running = Fakes()
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def test_readyz_waits_for_the_discord_gateway_and_the_metrics_move_as_a_game_is_played(
