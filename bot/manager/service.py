@@ -49,6 +49,7 @@ from bot.manager.tables import Tables
 from bot.manager.timers import Timers
 from bot.manager.turns import Turns
 from bot.manager.views import Views
+from bot.operations import BotMetrics, counted_command, note_conflict
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Rules, RummikubError, Tile
@@ -135,7 +136,8 @@ class GameManager:
         self.timers = Timers(
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
         )
-        self.deadlines.connect(self.timers.run)
+        self.metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
+        self.deadlines.connect(self.metrics.job(self.timers.run))  # each job counted
         self.resender = Resender(
             db,
             self.tables,
@@ -268,6 +270,7 @@ class GameManager:
         while self.delivery.tasks:
             await asyncio.gather(*list(self.delivery.tasks), return_exceptions=True)
 
+    @counted_command
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
     ) -> list[Reply]:
@@ -309,6 +312,7 @@ class GameManager:
             except RummikubError as err:
                 return [note(channel, player, await self.languages.error(channel, err, player))]
             except ConflictError:
+                note_conflict()
                 await self.store.reload_quietly(channel)
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "busy")]

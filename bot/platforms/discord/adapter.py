@@ -44,6 +44,7 @@ from bot.api import (
     split_text,
 )
 from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
+from bot.operations.platforms import watch_discord
 from engine.ai import AI_LEVELS
 from storage import Database
 from storage.messages import MessageSlots
@@ -1330,6 +1331,7 @@ class RummikubBot(commands.AutoShardedBot):
             tree_cls=RummikubTree,
         )
         self.service = service
+        watch_discord(self, service)  # API calls counted, readiness (bot.operations)
         self.sync_commands = sync_commands
         self.guild_ids = list(guild_ids)
         if messages is None:

@@ -64,6 +64,7 @@ from bot.api import (
 )
 from bot.commands import MINE, CommandError, parse_command
 from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
+from bot.operations.platforms import observed_application
 from bot.platforms.telegram.pacing import Limits, Pacer
 from bot.platforms.telegram.render import (
     SELECTED_MARK,
@@ -338,7 +339,8 @@ class TelegramAdapter:
         urls = api_urls(config.api_base_url)
         if urls is not None:
             builder = builder.base_url(urls[0]).base_file_url(urls[1])
-        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        # builder.build(), with the API calls counted and readiness told (bot.operations)
+        self.app: Application[Any, Any, Any, Any, Any, Any] = observed_application(builder, service)
         self._queues: dict[int, collections.deque[QueueItem]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         # Users whose private chat Telegram refused (blocked, never started, chat not found):
