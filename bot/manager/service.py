@@ -49,7 +49,7 @@ from bot.manager.tables import Tables
 from bot.manager.timers import Timers
 from bot.manager.turns import Turns
 from bot.manager.views import Views
-from bot.operations import BotMetrics, counted_command, note_conflict
+from bot.operations import BotMetrics, note_conflict
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Rules, RummikubError, Tile
@@ -270,11 +270,19 @@ class GameManager:
         while self.delivery.tasks:
             await asyncio.gather(*list(self.delivery.tasks), return_exceptions=True)
 
-    @counted_command
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
     ) -> list[Reply]:
-        """Run one command and return what to send; never raises for user input."""
+        """Run one command and return what to send; never raises for user input. Each command
+        is counted, timed and, when turned down, counted by reason (``bot.operations``); its
+        log lines carry its platform, channel and game."""
+        table = self.tables.of(channel)
+        with self.metrics.command(channel, text, game=table.game_id if table else None):
+            return await self._handle(player, channel, text, admin=admin)
+
+    async def _handle(
+        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool
+    ) -> list[Reply]:
         known = self.tables.of(channel)
         try:
             await self.languages.know(player)  # their client's language, and any they chose

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from bot.operations.metrics import (
     BotMetrics,
-    counted_command,
     metrics_of,
     note_conflict,
     note_refusal,
@@ -23,7 +22,6 @@ from bot.operations.server import OperationsServer
 __all__ = [
     "BotMetrics",
     "OperationsServer",
-    "counted_command",
     "metrics_of",
     "note_conflict",
     "note_refusal",

@@ -5,7 +5,7 @@ Every metric is named ``rummikub_...`` as Prometheus' naming guide asks (a unit 
 outcome, reason, AI level, API method): no player, channel or game id is ever a label.
 
 The game manager feeds it through a few calls, each one line where it is used. The manager
-opens a *scope* around each command (:func:`counted_command` on ``handle``) and each timer job
+opens a *scope* around each command (in ``GameManager.handle``) and each timer job
 (:meth:`BotMetrics.job` where the deadlines are wired); inside one, its parts report with
 plain functions that need no reference to the metrics: :func:`note_turn` where a turn is
 stored, :func:`timed_solver` around the AI and the solver, :func:`note_conflict`, and
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from prometheus_client import (
     GC_COLLECTOR,
@@ -38,7 +38,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from bot.api import ChannelRef, PlayerRef
+from bot.api import ChannelRef
 from bot.commands import CommandError, parse_command
 from bot.logs import log_context
 from engine import Game, TurnOutcome
@@ -121,7 +121,7 @@ class Observed(Protocol):
 
 
 class Measured(Protocol):
-    """A game manager that has metrics (for :func:`counted_command`)."""
+    """A game manager that has metrics."""
 
     @property
     def metrics(self) -> BotMetrics: ...
@@ -478,29 +478,6 @@ class _Tables(Collector):
         games.add_metric([], sum(1 for t in tables if t.phase != "lobby" and t.game is not None))
         yield lobbies
         yield games
-
-
-def counted_command(
-    handle: Callable[Concatenate[Any, PlayerRef, ChannelRef, str, P], Awaitable[R]],
-) -> Callable[Concatenate[Any, PlayerRef, ChannelRef, str, P], Awaitable[R]]:
-    """Decorates ``GameManager.handle``: each command is counted, timed and, when turned
-    down, counted by reason; its log lines carry its platform, channel and game."""
-
-    @wraps(handle)
-    async def counted(
-        manager: Measured,
-        player: PlayerRef,
-        channel: ChannelRef,
-        text: str,
-        /,
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> R:
-        table = manager.tables.get(channel.key)
-        with manager.metrics.command(channel, text, game=table.game_id if table else None):
-            return await handle(manager, player, channel, text, *args, **kwargs)
-
-    return counted
 
 
 def metrics_of(service: object) -> BotMetrics | None:
