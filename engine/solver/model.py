@@ -20,6 +20,10 @@ OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
 _BIG = 1000
 _RACE_BUDGET = 500  # nodes before the mirrored search joins the race
+# The budget of the direction a race starts with, per round, over the other one's: it is the
+# guess (the reading of the numbers that won a search of the same position, or the sparser
+# end), right more often than not (docs/solver.md, "Speed").
+_HEAD_START = 2
 _FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
 # The search's stages: per number 1..13, one per colour and then its groups (stage s is number
 # s // 5 + 1, colour s % 5, 4 = the groups); stage _STAGES is the end, past number 13.
