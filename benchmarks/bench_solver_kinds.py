@@ -2,10 +2,11 @@
 rummikub-solver 1.0.0 on the same positions in the same run.
 
 Run: ``.venv/bin/python benchmarks/bench_solver_kinds.py [--mid 540] [--synthetic 300]
-[--jokers 200] [--games 6] [--seed 2026] [--clock wall|cpu]`` (about five minutes; ``--quick``
-for a first look; ``--only mid`` runs one suite). ``--clock cpu`` times each solve by the CPU time
-of the calling thread instead of the wall clock: on a machine shared with other jobs that leaves
-out the time the process waits for a core (the reference's HiGHS works in that thread too).
+[--jokers 200] [--games 6] [--seed 2026] [--clock wall|cpu]`` (about ten minutes on a busy
+2-core machine; ``--quick`` for a first look; ``--only mid`` runs one suite). ``--clock cpu``
+times each solve by the CPU time of the calling thread instead of the wall clock: on a machine
+shared with other jobs that leaves out the time the process waits for a core (the reference's
+HiGHS works in that thread too).
 
 Suites:
 
