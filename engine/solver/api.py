@@ -91,6 +91,8 @@ def _solve(
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
     final: list[Meld] | None = None
     found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
+    # The retrieval searches start reading the numbers the way this one won.
+    prefer = None if found is None else found.way.search.m.mirrored
     if found is not None:
         score, way = found
         melds = _settle(base, optional, required, options, score, way, minimal_change, set())
@@ -113,7 +115,9 @@ def _solve(
         rack_tiles = [*required, *optional]
         have = None if final is None else _placed_score(final, origin, objective)
         if have is None or (not required and have < _placed_score(rack_tiles, {}, objective)):
-            taken = _retrieve(table, optional, required, options, have, minimal_change, origin)
+            taken = _retrieve(
+                table, optional, required, options, have, minimal_change, origin, prefer
+            )
             if taken is not None:
                 final = taken
     if final is None:

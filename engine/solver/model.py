@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.melds import Meld, MeldKind
 from engine.tiles import (
@@ -20,7 +20,14 @@ OBJECTIVES = ("tiles", "value")
 _NEG = -(1 << 60)
 _BIG = 1000
 _RACE_BUDGET = 500  # nodes before the mirrored search joins the race
+# The budget of the direction a race starts with, per round, over the other one's: it is the
+# guess (the reading of the numbers that won a search of the same position, or the sparser
+# end), right more often than not (docs/solver.md, "Speed").
+_HEAD_START = 2
 _FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
+# The search's stages: per number 1..13, one per colour and then its groups (stage s is number
+# s // 5 + 1, colour s % 5, 4 = the groups); stage _STAGES is the end, past number 13.
+_STAGES: Final = 13 * 5
 
 # Slot codes of an open run: 1-3 = length 1, 2, 3+ with a real tile; 4-6 = the same, jokers only.
 _REAL_NEXT = (0, 2, 3, 3, 2, 3, 3)
@@ -204,7 +211,7 @@ class Model:
         self.defer_weight = self.joker_weight[1] if self.defer else 0
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
-        self.bound = [0] * 66
+        self.bound = [0] * (_STAGES + 1)
         self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
 
     def _mate(self, mates: dict[int, frozenset[int]]) -> None:
@@ -293,7 +300,7 @@ def _useless(model: Model) -> None:
                     colours[n] -= 1
                 changed = True
     # The bound must forget the dropped tiles.
-    for s in range(64, -1, -1):
+    for s in range(_STAGES - 1, -1, -1):
         n, sub = divmod(s, 5)
         add = 0 if sub == 4 else model.opt[sub][n + 1] * model.weight[n + 1]
         model.bound[s] = model.bound[s + 1] + add

@@ -195,9 +195,11 @@ def _retrieve(
     have: int | None,
     minimal_change: bool,
     origin: dict[int, int],
+    prefer: bool | None = None,
 ) -> list[Meld] | None:
     """The best table that takes back table jokers, if it beats ``have`` (the score without
-    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise."""
+    retrieval; None: no play) and the engine's joker rule accepts it; None otherwise.
+    ``prefer``: the reading of the numbers its searches start with (``_optimum``)."""
     objective = cast(str, options["objective"])
     joker_score = _tile_score(Tile.joker(), objective)
     trials = _trials(table, optional, required, objective)
@@ -212,7 +214,7 @@ def _retrieve(
     ceiling = _NEG
     roam: Roam | None = None
     if len(trials) > 1:
-        roam = _roam(table, optional, required, options, origin, have)
+        roam = _roam(table, optional, required, options, origin, have, prefer)
         if roam is None:
             return None
         if roam.table is not None and not minimal_change:
@@ -234,7 +236,14 @@ def _retrieve(
             "witnesses": trial.witnesses,
             "mates": trial.mates,
         }
-        found = _optimum(trial.table, trial.optional, trial.required, target=target, **here)  # type: ignore[arg-type]
+        found = _optimum(
+            trial.table,
+            trial.optional,
+            trial.required,
+            target=target,
+            prefer=prefer,
+            **here,  # type: ignore[arg-type]
+        )
         if found is None:
             continue
         score, way = found
@@ -281,6 +290,7 @@ def _roam(
     options: dict[str, object],
     origin: dict[int, int],
     have: int | None,
+    prefer: bool | None = None,
 ) -> Roam | None:
     """One search with the table jokers roaming, aimed at beating ``have`` (the best with
     them in place; None: no play); None when even that does not beat it, so no retrieval can.
@@ -293,7 +303,14 @@ def _roam(
     table_jokers = [t for m in table for t in m.jokers]
     need = 1 if have is None else have + 1
     target = None if required else need + len(table_jokers) * joker_score
-    found = _optimum(loose, optional, [*required, *table_jokers], target=target, **options)  # type: ignore[arg-type]
+    found = _optimum(
+        loose,
+        optional,
+        [*required, *table_jokers],
+        target=target,
+        prefer=prefer,
+        **options,  # type: ignore[arg-type]
+    )
     if found is None:
         return None
     ceiling = found.score - len(table_jokers) * joker_score

@@ -5,7 +5,7 @@ faces."""
 from __future__ import annotations
 
 import itertools
-from typing import cast
+from typing import Final, cast
 
 from engine.solver.groups import (
     _LOCKED_OK,
@@ -17,6 +17,7 @@ from engine.solver.groups import (
 from engine.solver.model import (
     _FACES,
     _NEG,
+    _STAGES,
     FREE,
     REAL,
     FaceSet,
@@ -36,6 +37,11 @@ from engine.solver.tables import (
     _ready,
     _tables,
 )
+
+# The key of a colour stage's steps in ``Search.colour_cache``: the stage (< 128), the free
+# jokers left (< 32) and the id of the colour's open runs, packed in one int.
+_JL_SHIFT: Final = 7
+_SID_SHIFT: Final = 12
 
 
 def _first(run: tuple[int, FaceSet]) -> int:
@@ -62,7 +68,7 @@ class Search:
         self.gsum = tables.gsum
         self.gnext = tables.gnext
         self.colour_cache: dict[int, list[Step]] = {}
-        self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * 65
+        self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * _STAGES
         self.group_cache: dict[tuple[int, int, int], GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
         self.rest: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -86,16 +92,16 @@ class Search:
         # Per colour stage: the id of what the later colours of its number hold (see Tables),
         # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
-        self.rid = rid_at = [0] * 66
-        self.base = base = [0] * 66
-        self.reach = [0] * 66
-        self.reach[:65] = model.bound[1:66]
+        self.rid = rid_at = [0] * (_STAGES + 1)
+        self.base = base = [0] * (_STAGES + 1)
+        self.reach = [0] * (_STAGES + 1)
+        self.reach[:_STAGES] = model.bound[1:]
         self.group_ok = [False] * 15
         rests = tables.rests
         table_count = model.table_count
         weight = model.weight
         spare = model.free_jokers
-        may_skip = [False] * 66
+        may_skip = [False] * (_STAGES + 1)
         for n in range(1, 14):
             counts = [avail[0][n], avail[1][n], avail[2][n], avail[3][n]]
             self.group_ok[n] = (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (
@@ -118,11 +124,9 @@ class Search:
 
     # -- colour stage ---------------------------------------------------------------------------
 
-    def colour_options(self, s: int, sid: int, jl: int) -> list[Step]:
-        key = (sid << 12) | (jl << 7) | s
-        cached = self.colour_cache.get(key)
-        if cached is not None:
-            return cached
+    def colour_options(self, key: int, s: int, sid: int, jl: int) -> list[Step]:
+        """The steps of colour stage ``s`` from open runs ``sid`` with ``jl`` free jokers left,
+        made once per search and kept under ``key`` (``best`` packs it and looks it up first)."""
         consts = self.stage_consts[s]
         if consts is None:
             consts = self.stage_consts[s] = self._stage_consts(s)
@@ -321,7 +325,7 @@ class Search:
         if hit is not None and (hit[1] is not None or hit[0] < need):
             return hit[0]
         m = self.m
-        if s == 65:
+        if s == _STAGES:
             ok = (m.defer or m.free_jokers - jl >= m.must_jokers) and val >= m.threshold
             result = jl * m.defer_weight if ok else _NEG
             memo[key] = (result, True)
@@ -349,9 +353,10 @@ class Search:
             s1 = s + 1
             shift = _SB * c
             sid = (st >> shift) & _SMASK
-            steps = self.colour_cache.get((sid << 12) | (jl << 7) | s)
+            steps_key = (sid << _SID_SHIFT) | (jl << _JL_SHIFT) | s
+            steps = self.colour_cache.get(steps_key)
             if steps is None:
-                steps = self.colour_options(s, sid, jl)
+                steps = self.colour_options(steps_key, s, sid, jl)
             for opt in steps:
                 total, gain, delta, jl2, gc, vadd, _, _ = opt
                 target = need if need > result else result + 1
@@ -442,7 +447,7 @@ class Search:
     def skip(self, s: int, st: int, jl: int, gid: int) -> tuple[int, int]:
         """Step over stages where nothing can happen (no tile, no open run, no joker use)."""
         empty = self.empty
-        while s < 65:
+        while s < _STAGES:
             n = s // 5 + 1
             c = s % 5
             if c < 4:
@@ -496,7 +501,7 @@ class Search:
         s = 0
         may_skip = self.may_skip
         memo = self.memo
-        while s < 65:
+        while s < _STAGES:
             if may_skip[s]:
                 skipped, gid = self.skip(s, st, jl, gid)
                 while s < skipped:
@@ -505,7 +510,7 @@ class Search:
                     else:
                         actual = []
                     s += 1
-                if s == 65:
+                if s == _STAGES:
                     break
             choice = memo[(s, st, jl, gid, val)][1]
             n = s // 5 + 1

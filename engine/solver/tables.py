@@ -4,7 +4,7 @@ ints, and the colour-stage options and steps shared between calls, as named reco
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.solver.model import _CODE, _P_SHIFT, Item
 
@@ -57,9 +57,13 @@ Step = tuple[int, int, int, int, int, int, tuple[Act, ...], tuple[Act, ...]]
 _Key5 = tuple[int, int, int, int, int]
 _ColourChoice = tuple[Step, int, int, int, int]
 # The open runs of all four colours are packed into one int: _SB bits per colour hold the id
-# of that colour's sorted tuple of slot codes (0 = no open run).
-_SB = 24
-_SMASK = (1 << _SB) - 1
+# of that colour's sorted tuple of slot codes (0 = no open run). Four times 15 bits keep it
+# under 62 bits, where the compiled build does its arithmetic on machine words (no big
+# ints); a solve makes a few hundred slot tuples at most (708 on the benchmark's suites), and
+# the tables start afresh past _SIDS_FRESH, so no id reaches 1 << _SB.
+_SB: Final = 15
+_SMASK: Final = (1 << _SB) - 1
+_SIDS_FRESH: Final = 1 << 13
 
 
 class Tables:
@@ -93,7 +97,10 @@ class Tables:
         return flags[sid]
 
     def big(self) -> bool:
-        return len(self.stab) + len(self.shared) + len(self.steps) > 50_000
+        return (
+            len(self.stab) > _SIDS_FRESH
+            or len(self.stab) + len(self.shared) + len(self.steps) > 50_000
+        )
 
 
 _LOCAL = threading.local()
@@ -114,6 +121,7 @@ def _ready(options: list[Option], tables: Tables) -> list[Ready]:
         sid = sids.get(state)
         if sid is None:
             sid = sids[state] = len(stab)
+            assert sid <= _SMASK  # see _SB: far more open-run shapes than one solve makes
             stab.append(state)
         short = sum(1 for x in state if (x & _CODE) not in (3, 6))
         ones = sum(1 for x in state if (x & _CODE) in (1, 4))

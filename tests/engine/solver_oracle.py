@@ -141,6 +141,36 @@ def position_suite(count: int, seed: int) -> list[Position]:
     return out
 
 
+def mid_game_suite(count: int, seed: int) -> list[Position]:
+    """``count`` mid-game positions (issue 27): tables of 30-59 and 60-80 tiles in legal sets,
+    exactly 0, 1 or 2 jokers on the table and 0, 1 or 2 on the rack (every combination in turn),
+    racks of 6-30. Classic, or XP where the box needs more than two jokers."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        lo, hi = ((30, 59), (60, 80))[i % 2]
+        table_jokers = (i // 2) % 3
+        rack_jokers = (i // 6) % 3
+        edition = Edition.XP if table_jokers + rack_jokers > 2 else Edition.CLASSIC
+        rack_size = rng.randint(6, 30)
+        while True:
+            p = random_position(
+                rng,
+                rng.randint(lo, hi - 4),
+                rack_size,
+                edition=edition,
+                table_jokers=table_jokers,
+                rack_jokers=rack_jokers,
+                ident=f"m{seed}-{i}",
+            )
+            tiles = sum(len(m) for m in p.table)
+            jokers = sum(len(m.jokers) for m in p.table)
+            if lo <= tiles <= hi and jokers == table_jokers:
+                break
+        out.append(p)
+    return out
+
+
 # -- the MILP oracle -----------------------------------------------------------------------------
 
 

@@ -23,7 +23,13 @@ from engine.tiles import Edition
 from tests.engine.exact_oracle import Exact, exact_turn
 from tests.engine.helpers import position
 from tests.engine.retrieval_oracle import best_turn
-from tests.engine.solver_oracle import Position, milp_optimum, random_position, solution_score
+from tests.engine.solver_oracle import (
+    Position,
+    mid_game_suite,
+    milp_optimum,
+    random_position,
+    solution_score,
+)
 
 SCALE = int(os.environ.get("SOLVER_ORACLE_SCALE", "1"))
 TIME_LIMIT = 60.0  # seconds per oracle programme; a run that hits it is counted, not skipped
@@ -189,6 +195,33 @@ def test_solver_reaches_the_exact_optimum_on_big_tables() -> None:
     assert misses == []
     assert len(unproved) <= len(positions) // 20, unproved
     assert retrieval_needed >= 3 * SCALE  # some optima are out of reach without retrieval
+
+
+def test_solver_reaches_the_exact_optimum_on_every_mid_game_kind() -> None:
+    """The benchmark's mid-game suite (issue 27: tables of 30-80 tiles with 0-2 table and
+    0-2 rack jokers, racks of 6-30), one position of each of its 18 kinds per scale: the
+    solver's score equals the exact oracle's, and the oracle's table passes ``Game.commit``."""
+    positions = mid_game_suite(18 * SCALE, 2727)
+    kinds = {
+        (
+            sum(len(m) for m in p.table) >= 60,
+            sum(len(m.jokers) for m in p.table),
+            sum(t.is_joker for t in p.rack),
+        )
+        for p in positions
+    }
+    assert len(kinds) == 18  # both table sizes, 0-2 jokers on the table, 0-2 on the rack
+    misses = []
+    for index, p in enumerate(positions):
+        objective = "value" if index % 4 == 1 else "tiles"
+        solution = solve(p.table, p.rack, objective=objective, minimal_change=index % 3 == 0)
+        ours = solution_score(solution, objective)
+        answer = exact_turn(p.table, p.rack, objective, time_limit=TIME_LIMIT)
+        right = ours == answer.score if answer.proved else answer.score <= ours <= answer.bound
+        if not right:
+            misses.append((p.ident, objective, ours, answer.score, answer.bound))
+        _check_oracle_table(p, answer, melded=True)
+    assert misses == []
 
 
 # Positions where the solver stays below the exact optimum (found by sweeps of this file's big
