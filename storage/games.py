@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import col, select
 
-from storage import matches, outbox, stats
+from storage import matches, outbox, ratings, stats
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
 from storage.models import GameActionRow, GameRow, MatchRow, utcnow
 from storage.records import Seat, StoredGame
@@ -318,7 +318,8 @@ class GameRepository:
         """End a game, in one transaction with everything that depends on it.
 
         With ``scores`` (one per seat, seat order) and ``winner`` (a seat index or None), the
-        channel's player statistics are updated for human seats and, if the game belongs to a
+        channel's player statistics are updated for human seats, every seat's skill rating
+        from the final order in ``result`` (``storage.ratings``) and, if the game belongs to a
         match, the match records the result (and ends after its last planned game). Without
         scores (a cancelled game) only the game is closed, and with ``close_match`` its match
         too, ended early (no match win counted), in the same transaction, so a crash cannot
@@ -346,6 +347,7 @@ class GameRepository:
                 await stats.record_game(
                     session, self._db.dialect, row.platform, row.channel_id, seats, scores, winner
                 )
+                await ratings.record_game(session, self._db.dialect, row)
                 if row.match_id is not None:
                     match = await session.get(MatchRow, row.match_id)
                     if match is not None and match.finished_at is None:
