@@ -46,8 +46,9 @@ INFO_VERBS = (
     "sort",
     "language",
 )
-# Verbs after a match: rematch, a player's record, a finished game's replay.
-MATCH_VERBS = ("rematch", "stats", "replay")
+# Verbs after a match: rematch, a player's record, a finished game's replay; being told when
+# the next game opens.
+MATCH_VERBS = ("rematch", "stats", "replay", "notify")
 ALL_VERBS = LOBBY_VERBS + TURN_VERBS + INFO_VERBS + MATCH_VERBS
 KNOWN_VERBS = ALL_VERBS
 
@@ -109,7 +110,10 @@ USAGE: dict[str, Msg] = {
     "table": Msg("table (show the table)"),
     "status": Msg("status (whose turn, time left, pool, tile counts)"),
     "score": Msg("score (this match's standings)"),
-    "leaderboard": Msg("leaderboard (this channel's best players)"),
+    "leaderboard": Msg(
+        "leaderboard [wins] (the rating ladder of this server or group; wins: the win counts "
+        "of this channel)"
+    ),
     "history": Msg("history (this channel's recent games)"),
     "rules": Msg("rules (the rules and this channel's settings)"),
     "help": Msg("help [verb] (commands, or how to use one)"),
@@ -122,8 +126,11 @@ USAGE: dict[str, Msg] = {
         "rematch (after a match: the same seats and settings again; deals once every player "
         "confirms)"
     ),
-    "stats": Msg("stats [player] (a player's record across this server's or group's channels)"),
+    "stats": Msg(
+        "stats [player] (a player's record and rating across this server's or group's channels)"
+    ),
     "replay": Msg("replay [game number from history] (an animation and the record of a game)"),
+    "notify": Msg("notify on|off (be told when a game opens in this channel)"),
 }
 
 _PREFIX_RE = re.compile(r"^\s*/?(?:rummikub|rk)(?:@\w+)?\b\s*", re.IGNORECASE)

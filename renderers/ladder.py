@@ -8,6 +8,7 @@ provisional games in a lighter colour.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -17,7 +18,7 @@ from renderers.draw import draw_text, encode_png
 from renderers.standings import MEDALS, draw_notes
 from renderers.table import fit_size, fit_text
 from renderers.theme import RGB, Theme, get_theme
-from renderers.words import Text, say, signed
+from renderers.words import Plural, Text, say, signed
 
 LADDER_WIDTH = 960
 CHART_WIDTH = 960
@@ -65,6 +66,59 @@ class RatingChartView:
             raise ValueError("A rating history needs at least its starting point.")
         if self.first_game < 1:
             raise ValueError("Games are numbered from 1.")
+
+
+def ladder_view(
+    rows: Sequence[LadderRow], *, people: int, provisional_games: int, trend_games: int
+) -> LadderView:
+    """The ladder titled with how many people it ranks, with notes on the "?" mark (a
+    provisional rating) and on what the trend measures."""
+    notes: list[Text] = []
+    if any(row.provisional for row in rows):
+        notes.append(
+            Plural(
+                provisional_games,
+                "? provisional: fewer than {count} game",
+                "? provisional: fewer than {count} games",
+            )
+        )
+    notes.append(
+        Plural(
+            trend_games,
+            "Trend: the change in the last game",
+            "Trend: the change in the last {count} games",
+        )
+    )
+    return LadderView(
+        rows=tuple(rows),
+        title=Msg("Rating ladder"),
+        subtitle=Plural(people, "{count} player rated", "{count} players rated"),
+        notes=tuple(notes),
+    )
+
+
+def rating_chart_view(
+    name: str, points: Sequence[int], *, first_game: int, provisional_games: int
+) -> RatingChartView:
+    """A person's rating history titled with their name, the rating now and their best."""
+    games = first_game - 1 + len(points) - 1
+    notes: tuple[Text, ...] = ()
+    if first_game <= provisional_games:
+        notes = (Msg("Grey: the games while the rating was provisional"),)
+    return RatingChartView(
+        points=tuple(points),
+        first_game=first_game,
+        provisional=provisional_games,
+        title=Msg("Rating of {name}", name=name),
+        subtitle=Plural(
+            games,
+            "{rating} after {count} game · best {best}",
+            "{rating} after {count} games · best {best}",
+            rating=points[-1],
+            best=max(points),
+        ),
+        notes=notes,
+    )
 
 
 def _title(
@@ -253,7 +307,7 @@ def ladder_text(view: LadderView, *, translate: Translate = english) -> str:
         rank = f"{row.rank}." if row.rank is not None else "AI"
         mark = PROVISIONAL_MARK if row.provisional else ""
         trend = signed(row.trend) if row.trend else "0"
-        games = say(Msg("{count} games", count=row.games), translate)
+        games = say(Plural(row.games, "{count} game", "{count} games"), translate)
         star = " *" if row.highlight else ""
         lines.append(
             f"{rank} {say(row.name, translate)}{star}: {row.rating}{mark}, {games}, {trend}"

@@ -63,6 +63,7 @@ class RatingPoint:
     seq: int
     game_id: int
     display: int
+    before: int  # the display value before the game
     place: int
     seats: int
     finished_at: datetime
@@ -188,6 +189,7 @@ class RatingRepository:
                         row.seq,
                         row.game_id,
                         skill.display(row.mu, row.sigma),
+                        skill.display(row.mu_before, row.sigma_before),
                         row.place,
                         row.seats,
                         row.finished_at,

@@ -87,6 +87,7 @@ class LiveTable:
     target: int | None = None
     sort_by: dict[str, str] = field(default_factory=dict)
     away_after: int | None = None  # None: automatic (on for long timers); 0: off
+    notified: list[PlayerRef] = field(default_factory=list)  # the lobby mentions (notify)
 
     @property
     def away_limit(self) -> int:
