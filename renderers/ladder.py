@@ -101,6 +101,8 @@ def rating_chart_view(
     name: str, points: Sequence[int], *, first_game: int, provisional_games: int
 ) -> RatingChartView:
     """A person's rating history titled with their name, the rating now and their best."""
+    if not points:
+        raise ValueError("A rating history needs at least its starting point.")
     games = first_game - 1 + len(points) - 1
     notes: tuple[Text, ...] = ()
     if first_game <= provisional_games:
