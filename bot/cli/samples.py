@@ -202,9 +202,9 @@ def sample_ladder() -> LadderView:
 
 def sample_rating_history() -> RatingChartView:
     """Bob's rating after each of his 26 games (``stats Bob``), the first five provisional."""
-    points = (1000, 1094, 1062, 1150, 1131, 1208, 1245, 1232, 1290, 1276, 1334, 1370, 1351)
-    points += (1398, 1420, 1389, 1433, 1471, 1458, 1502, 1525, 1511, 1543, 1560, 1549, 1581)
-    return rating_chart_view("Bob", (*points, 1598), first_game=1, provisional_games=5)
+    points = [1000, 1094, 1062, 1150, 1131, 1208, 1245, 1232, 1290, 1276, 1334, 1370, 1351]
+    points += [1398, 1420, 1389, 1433, 1471, 1458, 1502, 1525, 1511, 1543, 1560, 1549, 1581]
+    return rating_chart_view("Bob", [*points, 1598], first_game=1, provisional_games=5)
 
 
 SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
