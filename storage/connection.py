@@ -22,8 +22,8 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import StaticPool
 
-from storage import migrate
 from storage.errors import StorageError
+from storage.migrate import current_revision, upgrade
 
 DEFAULT_URL = "sqlite+aiosqlite:///rummikub.db"
 
@@ -135,7 +135,7 @@ class Connection:
             path.parent.mkdir(parents=True, exist_ok=True)
         try:
             async with self.engine.begin() as connection:
-                await connection.run_sync(migrate.upgrade)
+                await connection.run_sync(upgrade)
         except DBAPIError as exc:
             raise self._failure("opened or upgraded", exc) from exc
         except CommandError as exc:  # e.g. a revision from a newer release of the bot
@@ -154,7 +154,7 @@ class Connection:
         """The schema revision the database is at (None before the first upgrade)."""
         try:
             async with self.engine.connect() as connection:
-                return await connection.run_sync(migrate.current_revision)
+                return await connection.run_sync(current_revision)
         except DBAPIError as exc:
             raise self._failure("opened", exc) from exc
 

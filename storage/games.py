@@ -13,10 +13,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import col, select
 
-from storage import matches, outbox, ratings, stats
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
+from storage.matches import record_game as record_match_game
+from storage.matches import update_roster
 from storage.models import GameActionRow, GameRow, MatchRow, utcnow
+from storage.outbox import add_entries
+from storage.ratings import record_game as record_rating_game
 from storage.records import Seat, StoredGame
+from storage.stats import record_game as record_stats_game
 
 if TYPE_CHECKING:
     from storage.connection import Connection
@@ -152,7 +156,7 @@ class GameRepository:
                 assert row.id is not None
                 _add_action_rows(session, row.id, 0, actions)
                 if announce:
-                    outbox.add_entries(session, row.id, row.version, announce)
+                    add_entries(session, row.id, row.version, announce)
                 await session.flush()
         except IntegrityError as exc:
             if await self.load_active(platform, channel_id, with_actions=False) is not None:
@@ -278,7 +282,7 @@ class GameRepository:
                 if row.match_id is not None:
                     match = await write.session.get(MatchRow, row.match_id)
                     if match is not None and match.finished_at is None:
-                        await matches.update_roster(write.session, match, seats)
+                        await update_roster(write.session, match, seats)
         return row.version
 
     async def stamp(self, game_id: int) -> tuple[int, bool] | None:
@@ -344,14 +348,14 @@ class GameRepository:
             row.deadline = None
             row.finished_at = now
             if scores is not None:
-                await stats.record_game(
+                await record_stats_game(
                     session, self._db.dialect, row.platform, row.channel_id, seats, scores, winner
                 )
-                await ratings.record_game(session, self._db.dialect, row)
+                await record_rating_game(session, self._db.dialect, row)
                 if row.match_id is not None:
                     match = await session.get(MatchRow, row.match_id)
                     if match is not None and match.finished_at is None:
-                        await matches.record_game(
+                        await record_match_game(
                             session, self._db.dialect, match, row, seats, scores, winner, now
                         )
             elif close_match and row.match_id is not None:
@@ -398,5 +402,5 @@ class GameRepository:
                 ) from exc
             _add_action_rows(session, game_id, write.first_new_seq, write.new_actions)
             if write.outbox:  # written as the version just stored, in the same transaction
-                outbox.add_entries(session, game_id, write.row.version, write.outbox)
+                add_entries(session, game_id, write.row.version, write.outbox)
             await session.flush()

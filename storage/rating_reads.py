@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from storage import ratings, skill
-from storage.ratings import RatingEventRow, RatingRow
+import storage.skill as skill
+from storage.ratings import RatingEventRow, RatingRow, link, scope_of
 
 if TYPE_CHECKING:
     from storage.connection import Connection
@@ -99,11 +99,11 @@ class RatingRepository:
 
     async def scope_of(self, platform: str, channel_id: str) -> str:
         """The scope a channel's games are rated in: its server's, or its own."""
-        return await ratings.scope_of(self._db, platform, channel_id)
+        return await scope_of(self._db, platform, channel_id)
 
     async def link(self, platform: str, channel_id: str, server: str) -> bool:
         """Note the server of a channel (its older games move there); see ``ratings.link``."""
-        return await ratings.link(self._db, platform, channel_id, server)
+        return await link(self._db, platform, channel_id, server)
 
     async def ladder(self, platform: str, scope: str, *, limit: int = 10) -> list[RatingEntry]:
         """The best ratings of a scope by display value, each with its trend; people are

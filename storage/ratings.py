@@ -21,7 +21,7 @@ from sqlalchemy import Column, Float, Index, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import Field, col
 
-from storage import skill
+import storage.skill as skill
 from storage.models import GameRow, StorageModel, UTCDateTime, utcnow
 from storage.skill import Entrant, FinishedGame, Skill, Update
 

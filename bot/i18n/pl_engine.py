@@ -2,7 +2,7 @@
 
 Keys are the English templates exactly as the code writes them (the message id); values are the
 same sentence in Polish with the same {placeholders}. bot.i18n.translator reads this table;
-tests/bot/test_i18n_rules.py checks that every template in the code is here with its blanks.
+tests/bot/i18n/test_i18n_rules.py checks that every template in the code is here with its blanks.
 Command words (play, move, done...) stay English: they are what the player types.
 """
 
@@ -80,6 +80,9 @@ PL: dict[str, str] = {
     "There is no meld {number}; the table is empty.": "Nie ma układu {number}; stół jest pusty.",
     "There is no meld {number}; the melds are numbered {first} to {last}.": "Nie ma układu "
     "{number}; układy mają numery od {first} do {last}.",
+    "That table has no place for meld {number}; keep every meld number (write - for a meld "
+    "that is used up).": "Ten stół nie ma miejsca na układ {number}; zachowaj numer każdego "
+    "układu (wpisz - w miejsce układu, który zniknął).",
     "You can't {what} before your initial meld: first play new sets worth {threshold} or more "
     "from your rack.": "Nie możesz {what} przed pierwszym wyłożeniem: najpierw wyłóż ze stojaka "
     "nowe układy warte co najmniej {threshold}.",
@@ -120,6 +123,9 @@ PL: dict[str, str] = {
     "wyłożyć na ten stół.",
     "{tiles} cannot all be placed; {can} can (auto {can}).": "Nie da się wyłożyć naraz "
     "wszystkich kostek {tiles}; da się {can} (auto {can}).",
+    "{tiles} cannot be placed together with the tiles you already played; auto alone finds "
+    "the best play, taking back {back}.": "Kostek {tiles} nie da się wyłożyć razem z kostkami "
+    "już wyłożonymi w tym ruchu; samo auto znajdzie najlepszy ruch i zabierze z powrotem {back}.",
     # --- tile notation (engine/notation.py) ------------------------------------------------
     "{token!r} (tile {index}) has number {number}; tiles run from 1 to 13.": "{token!r} "
     "(kostka {index}) ma numer {number}; kostki mają numery od 1 do 13.",
@@ -152,6 +158,9 @@ PL: dict[str, str] = {
     "Say which tiles, from which meld and to where.": "Podaj, które kostki, z którego układu "
     "i dokąd.",
     "Say which meld and before which tile.": "Podaj, który układ i przed którą kostką.",
+    "Say which meld, by its number.": "Podaj numer układu.",
+    "{text!r} is not a meld number (melds are numbered from 1).": "{text!r} to nie jest numer "
+    "układu (układy mają numery od 1).",
     "Split before exactly one tile.": "Dziel przed dokładnie jedną kostką.",
     "Say which meld's joker and the tile to put in its place.": "Podaj, z którego układu "
     "wziąć dżokera i jaką kostkę położyć na jego miejsce.",
@@ -252,6 +261,7 @@ PL: dict[str, str] = {
     "joined melds {numbers}": "połączono układy {numbers}",
     "joined melds {numbers} with {tiles}": "połączono układy {numbers}, dokładając {tiles}",
     "No change.": "Bez zmian.",
+    "took {tiles} back to your rack": "{tiles} wracają na twój stojak",
     # bot/manager/: a hint
     # --- one rule for a turn, hints from the draft (engine/rules.py, draft.py, hints.py) ----
     "The same physical tile appears twice on the table.": "Ta sama fizyczna kostka leży na "

@@ -14,6 +14,7 @@ from bot.manager.state import LiveTable, SeatInfo, log
 from bot.manager.tables import Tables
 from engine import Game, Match, Rules, RummikubError
 from engine.scoring import EndReason, GameResult
+from engine.steps import apply_step
 from storage import Database, StoredGame
 
 
@@ -124,7 +125,7 @@ class Store:
             draft = game.draft()
             for step in record.draft:
                 try:
-                    draft.apply_text(step)
+                    apply_step(draft, step)  # an old unresolved auto asks the solver
                 except RummikubError:
                     break
             table.draft = draft

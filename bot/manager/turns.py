@@ -33,6 +33,7 @@ from engine.hints import hint_text
 from engine.messages import Msg
 from engine.notation import parse_tokens
 from engine.scoring import EndReason
+from engine.steps import apply_step
 from engine.tiles import sort_tiles, tiles_text
 from storage import GameRepository
 
@@ -318,9 +319,9 @@ class Turns:
             lang = self._languages.for_player(table.lang, player)
             return [note(table.channel, player, say(lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
-            await asyncio.to_thread(draft.apply_text, text)
+            await asyncio.to_thread(apply_step, draft, text)
         else:
-            draft.apply_text(text)  # raises a one-sentence error and changes nothing
+            apply_step(draft, text)  # raises a one-sentence error and changes nothing
         if table.game_id is not None:
             table.version = await self._games.save_draft(
                 table.game_id, expected_version=table.version, draft=draft.steps
