@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 TREND_GAMES = 5  # the ladder's trend: the change over a rating's last five games
 AI_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+AI_LEVELS_SHOWN = 12  # every AI level and edition a scope can have (3 levels x 2 editions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,24 +107,25 @@ class RatingRepository:
         return await link(self._db, platform, channel_id, server)
 
     async def ladder(self, platform: str, scope: str, *, limit: int = 10) -> list[RatingEntry]:
-        """The best ratings of a scope by display value, each with its trend; people are
-        ranked 1, 2, ... and AI levels stand among them unranked."""
+        """The ``limit`` best people of a scope by display value, ranked 1, 2, ..., with the
+        AI levels standing among them unranked (every level played there), each with its
+        trend."""
         async with self._db.sessions() as session:
-            rows = list(
-                (
+            rows: list[RatingRow] = []
+            for kind, most in ((skill.PERSON, limit), (skill.AI, AI_LEVELS_SHOWN)):
+                rows += (
                     await session.execute(
                         select(RatingRow)
-                        .where(col(RatingRow.platform) == platform, col(RatingRow.scope) == scope)
-                        .order_by(
-                            _conservative().desc(),
-                            col(RatingRow.games).desc(),
-                            col(RatingRow.name),
-                            col(RatingRow.entity),
+                        .where(
+                            col(RatingRow.platform) == platform,
+                            col(RatingRow.scope) == scope,
+                            col(RatingRow.kind) == kind,
                         )
-                        .limit(limit)
+                        .order_by(_conservative().desc(), col(RatingRow.entity))
+                        .limit(most)
                     )
                 ).scalars()
-            )
+            rows.sort(key=lambda r: (-(r.mu - skill.Z * r.sigma), -r.games, r.name, r.entity))
             out = []
             rank = 0
             for row in rows:

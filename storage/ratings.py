@@ -153,6 +153,11 @@ async def record_game(session: AsyncSession, dialect: str, game: GameRow) -> Non
     the scope's lock, every seat's rating read, updated and written, one event per seat."""
     if not isinstance(game.result, dict) or "text" not in game.result or game.id is None:
         return
+    finished = FinishedGame(game.id, "", game.seats, game.setup, str(game.result["text"]))
+    try:
+        players = skill.game_entrants(finished)
+    except ValueError:  # not a result of ours (a hand-made record): the game is not rated
+        return
     scope = await _scope_of(session, game.platform, game.channel_id)
     lock = await _lock_scope(session, dialect, game.platform, scope)
     # A server learned while we waited for the lock moves the channel's games: rate there.
@@ -160,8 +165,6 @@ async def record_game(session: AsyncSession, dialect: str, game: GameRow) -> Non
     if now_scope != scope:
         scope = now_scope
         lock = await _lock_scope(session, dialect, game.platform, scope)
-    finished = FinishedGame(game.id, scope, game.seats, game.setup, str(game.result["text"]))
-    players = skill.game_entrants(finished)
     rows = {
         row.entity: row
         for row in (
@@ -287,7 +290,10 @@ def replay_rows(
         finished = FinishedGame(
             stored.game_id, scope, stored.seats, stored.setup, str(stored.result["text"])
         )
-        players = skill.game_entrants(finished)
+        try:
+            players = skill.game_entrants(finished)
+        except ValueError:  # a result the ratings cannot read: that game is not rated
+            continue
         priors = {
             p.entity: Skill(r["mu"], r["sigma"])
             for p in players

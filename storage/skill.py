@@ -179,11 +179,16 @@ class FinishedGame:
 
 
 def parse_result(text: str) -> tuple[int, tuple[int, ...]]:
-    """The winner and the rack values from a stored result (``GameResult.to_text``)."""
+    """The winner and the rack values from a stored result (``GameResult.to_text``); a
+    ValueError when the text is not one."""
     fields = dict(part.split("=", 1) for part in text.split()[1:] if "=" in part)
-    return int(fields["winner"]), tuple(int(v) for v in fields["racks"].split(","))
+    try:
+        return int(fields["winner"]), tuple(int(v) for v in fields["racks"].split(","))
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"{text[:60]!r} is not a game result a rating can read.") from exc
 
 
 def game_entrants(game: FinishedGame) -> list[Entrant]:
+    """The entrants of a stored game (a ValueError when its result cannot be read)."""
     winner, racks = parse_result(game.result_text)
     return entrants(game.seats, winner, racks, edition_of(game.setup))

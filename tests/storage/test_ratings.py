@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from storage.ratings import (
     RatingEventRow,
     RatingRow,
     RatingScopeRow,
+    StoredFinish,
     _finished_games_query,
     _stored_finish,
     replay_rows,
@@ -315,3 +317,53 @@ async def test_two_processes_finishing_games_at_once_lose_no_rating_update(
             assert {r["entity"]: (r["mu"], r["sigma"]) for r in again.ratings} == now
         finally:
             await db.close()
+
+
+async def test_a_result_the_ratings_cannot_read_still_finishes_the_game_unrated(
+    db: Database,
+) -> None:
+    """A stored result that is not a game result (an older or hand-made record) finishes its
+    game as before; it is just not rated, live or by the migration's replay."""
+    game = await db.games.create(
+        platform=PLATFORM,
+        channel_id="room",
+        seats=[person("ann"), ai(1, "easy")],
+        seed=1,
+        setup="",
+        snapshot="S",
+    )
+    await db.games.finish(
+        game.id,
+        expected_version=game.version,
+        snapshot="S",
+        result={"text": "won"},
+        scores=[10, -10],
+        winner=0,
+    )
+    assert not (await db.games.load(game.id)).active
+    assert await snapshot(db) == {"rating": [], "events": [], "scopes": []}
+    half = StoredFinish(
+        game.id,
+        PLATFORM,
+        "room",
+        [person("ann").to_json()],
+        "",
+        {"text": "out winner=0"},
+        datetime.now(UTC),
+    )
+    assert replay_rows([half]).events == []
+
+
+async def test_the_ladder_shows_the_best_people_and_every_ai_level_among_them(
+    db: Database,
+) -> None:
+    for level in ("easy", "medium", "hard"):
+        for index in range(4):
+            who = person(f"{level}-{index}")
+            await finish_game(db, "room", [who, ai(1, level)], winner=index % 2, racks=[9, 9])
+    ladder = await db.ratings.ladder(PLATFORM, SCOPE, limit=5)
+    people = [e for e in ladder if not e.is_ai]
+    assert [e.rank for e in people] == [1, 2, 3, 4, 5]
+    assert {e.key for e in ladder if e.is_ai} == {"easy:classic", "medium:classic", "hard:classic"}
+    shown = [e.mu - skill.Z * e.sigma for e in ladder]
+    assert shown == sorted(shown, reverse=True)
