@@ -102,6 +102,9 @@ class Reply:
     "panel", "rack"), ``None`` means a new message. ``delivers`` are the stored outbox entries
     this message carries: once the platform accepted it, the adapter passes them to
     ``confirm_delivery`` (a message that merges several replies confirms all of theirs).
+    ``notice``: a private message telling a subscriber (``notify on``) that a lobby opened in
+    ``channel``; sent only if the platform can reach them privately, dropped otherwise (never a
+    fallback in the channel), and it does not change which game their private chat acts on.
     """
 
     channel: ChannelRef
@@ -114,6 +117,7 @@ class Reply:
     mentions: tuple[PlayerRef, ...] = field(default=())
     files: tuple[File, ...] = ()
     delivers: tuple[str, ...] = ()
+    notice: bool = False
 
     @property
     def is_private(self) -> bool:

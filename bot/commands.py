@@ -55,8 +55,9 @@ INFO_VERBS = (
     "sort",
     "language",
 )
-# Verbs after a match: rematch, a player's record, a finished game's replay.
-MATCH_VERBS = ("rematch", "stats", "replay")
+# Verbs after a match: rematch, a player's record, a finished game's replay; being told when
+# the next game opens.
+MATCH_VERBS = ("rematch", "stats", "replay", "notify")
 ALL_VERBS = LOBBY_VERBS + ANSWER_VERBS + TURN_VERBS + INFO_VERBS + MATCH_VERBS
 KNOWN_VERBS = ALL_VERBS
 
@@ -132,7 +133,10 @@ USAGE: dict[str, Msg] = {
     "table": Msg("table (show the table)"),
     "status": Msg("status (whose turn, time left, pool, tile counts)"),
     "score": Msg("score (this match's standings)"),
-    "leaderboard": Msg("leaderboard (this channel's best players)"),
+    "leaderboard": Msg(
+        "leaderboard [wins] (the rating ladder of this server or group; wins: the win counts "
+        "of this channel)"
+    ),
     "history": Msg("history (this channel's recent games)"),
     "rules": Msg("rules (the rules and this channel's settings)"),
     "help": Msg("help [verb] (commands, or how to use one)"),
@@ -146,10 +150,11 @@ USAGE: dict[str, Msg] = {
         "confirms)"
     ),
     "stats": Msg(
-        "stats [player] (a player's record in this channel, or in every channel of its server "
-        "where the bot can list them)"
+        "stats [player] (a player's record and rating in this channel, or in every channel of "
+        "its server where the bot can list them)"
     ),
     "replay": Msg("replay [game number from history] (an animation and the record of a game)"),
+    "notify": Msg("notify on|off (be told when a game opens in this channel)"),
 }
 
 
@@ -216,7 +221,7 @@ SYNTAX: dict[str, Syntax] = {
     "table": _NOTHING,
     "status": _NOTHING,
     "score": _NOTHING,
-    "leaderboard": _NOTHING,
+    "leaderboard": Syntax(Takes.CHOICE, choices=("wins", "win", "wygrane")),
     "history": _NOTHING,
     "rules": _NOTHING,
     "help": Syntax(Takes.VERB),
@@ -225,6 +230,7 @@ SYNTAX: dict[str, Syntax] = {
     "rematch": _NOTHING,
     "stats": Syntax(Takes.WORDS),
     "replay": Syntax(Takes.NUMBER),
+    "notify": Syntax(Takes.CHOICE, choices=("on", "off", "yes", "no", "1", "0", "tak", "nie", "stop")),
 }
 """Every verb and what it takes: the one place that decides which words a command may have
 (``check_syntax`` checks it; the handlers read what it let through)."""

@@ -24,6 +24,14 @@ from renderers import (
     standings_text,
     table_text,
 )
+from renderers.ladder import (
+    LadderView,
+    RatingChartView,
+    ladder_text,
+    rating_chart_text,
+    render_ladder,
+    render_rating_chart,
+)
 from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_text
 from renderers.views import (
     SortBy,
@@ -142,6 +150,22 @@ class Presenter:
         tr = translator(lang)
         png = await asyncio.to_thread(render_scoreline, view, theme=self.theme, translate=tr)
         return (Image("stats.png", png, _alt(scoreline_text(view, translate=tr))),)
+
+    async def ladder_images(self, view: LadderView, *, lang: str = "en") -> tuple[Image, ...]:
+        """The rating ladder (``leaderboard``)."""
+        if not self.images:
+            return ()
+        tr = translator(lang)
+        png = await asyncio.to_thread(render_ladder, view, theme=self.theme, translate=tr)
+        return (Image("ladder.png", png, _alt(ladder_text(view, translate=tr))),)
+
+    async def rating_images(self, view: RatingChartView, *, lang: str = "en") -> tuple[Image, ...]:
+        """A player's rating after each game (``stats``)."""
+        if not self.images:
+            return ()
+        tr = translator(lang)
+        png = await asyncio.to_thread(render_rating_chart, view, theme=self.theme, translate=tr)
+        return (Image("rating.png", png, _alt(rating_chart_text(view, translate=tr))),)
 
     async def standings_images(
         self, match: Match, names: Sequence[str], *, lang: str = "en"

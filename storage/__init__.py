@@ -13,8 +13,10 @@ from storage.games import GameRepository
 from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
 from storage.messages import MessageSlots
+from storage.notices import NoticeRepository, Subscriber
 from storage.outbox import OutboxEntry, OutboxRepository, outbox_key
 from storage.players import PlayerLanguage, PlayerLanguageRepository
+from storage.rating_reads import AgainstAi, RatingEntry, RatingPoint, RatingRepository
 from storage.records import (
     ChannelSettings,
     LeaderboardEntry,
@@ -30,6 +32,7 @@ from storage.stats import StatsRepository
 
 __all__ = [
     "DEFAULT_URL",
+    "AgainstAi",
     "ChannelBusyError",
     "ChannelSettings",
     "ClaimRepository",
@@ -43,11 +46,15 @@ __all__ = [
     "MatchRepository",
     "MessageSlots",
     "NotFoundError",
+    "NoticeRepository",
     "OutboxEntry",
     "OutboxRepository",
     "PlayerLanguage",
     "PlayerLanguageRepository",
     "PlayerRecord",
+    "RatingEntry",
+    "RatingPoint",
+    "RatingRepository",
     "Seat",
     "SettingsRepository",
     "Standing",
@@ -55,6 +62,7 @@ __all__ = [
     "StorageError",
     "StoredGame",
     "StoredMatch",
+    "Subscriber",
     "normalize_url",
     "outbox_key",
     "resolve_url",

@@ -18,8 +18,10 @@ from storage.games import GameRepository
 from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
 from storage.messages import MessageSlots
+from storage.notices import NoticeRepository
 from storage.outbox import OutboxRepository
 from storage.players import PlayerLanguageRepository
+from storage.rating_reads import RatingRepository
 from storage.settings import SettingsRepository
 from storage.stats import StatsRepository
 
@@ -29,7 +31,8 @@ __all__ = ["DEFAULT_URL", "Database", "SqliteSync", "normalize_url", "resolve_ur
 class Database(Connection):
     """A connection (``await start()`` creates or upgrades the schema, ``await close()``
     ends) and the repositories on it: ``games``, ``matches``, ``settings``, ``stats``,
-    ``lobbies``, ``claims``, ``outbox``, ``players`` (languages) and ``messages`` (slots)."""
+    ``lobbies``, ``claims``, ``outbox``, ``players`` (languages), ``messages`` (slots),
+    ``ratings`` (skill ratings) and ``notices`` (``notify`` subscriptions)."""
 
     def __init__(
         self,
@@ -56,3 +59,5 @@ class Database(Connection):
         self.outbox = OutboxRepository(self)
         self.players = PlayerLanguageRepository(self)
         self.messages = MessageSlots(self)
+        self.ratings = RatingRepository(self)
+        self.notices = NoticeRepository(self)

@@ -18,6 +18,7 @@ from storage.matches import record_game as record_match_game
 from storage.matches import update_roster
 from storage.models import GameActionRow, GameRow, MatchRow, utcnow
 from storage.outbox import add_entries
+from storage.ratings import record_game as record_rating_game
 from storage.records import Seat, StoredGame
 from storage.stats import record_game as record_stats_game
 
@@ -327,7 +328,8 @@ class GameRepository:
         """End a game, in one transaction with everything that depends on it.
 
         With ``scores`` (one per seat, seat order) and ``winner`` (a seat index or None), the
-        channel's player statistics are updated for human seats and, if the game belongs to a
+        channel's player statistics are updated for human seats, every seat's skill rating
+        from the final order in ``result`` (``storage.ratings``) and, if the game belongs to a
         match, the match records the result (and ends after its last planned game). Without
         scores (a cancelled game) only the game is closed, and with ``close_match`` its match
         too, ended early (no match win counted), in the same transaction, so a crash cannot
@@ -355,6 +357,7 @@ class GameRepository:
                 await record_stats_game(
                     session, self._db.dialect, row.platform, row.channel_id, seats, scores, winner
                 )
+                await record_rating_game(session, self._db.dialect, row)
                 if row.match_id is not None:
                     match = await session.get(MatchRow, row.match_id)
                     if match is not None and match.finished_at is None:

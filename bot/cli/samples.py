@@ -15,6 +15,15 @@ from typing import TYPE_CHECKING
 from engine.messages import Msg, Translate, english
 from engine.tiles import COLORS, Edition
 from renderers.draft import render_draft
+from renderers.ladder import (
+    LadderRow,
+    LadderView,
+    RatingChartView,
+    ladder_view,
+    rating_chart_view,
+    render_ladder,
+    render_rating_chart,
+)
 from renderers.rack import render_rack
 from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_view
 from renderers.standings import render_standings
@@ -180,6 +189,28 @@ def sample_last_match() -> ScoreLineView:
     )
 
 
+def sample_ladder() -> LadderView:
+    """A server's rating ladder as Bob sees it (``leaderboard``): four people, the AI levels
+    among them, Dan still provisional."""
+    rows = (
+        LadderRow("Alice", 1764, 41, 38, 1),
+        LadderRow("hard", 1702, 63, -12, ai=True),
+        LadderRow("Bob", 1598, 26, 55, 2, highlight=True),
+        LadderRow("Cleo Łukasiewicz", 1421, 19, -24, 3),
+        LadderRow("medium", 1380, 52, 6, ai=True),
+        LadderRow("Dan", 1203, 3, 203, 4, provisional=True),
+        LadderRow("easy", 1011, 25, 0, ai=True),
+    )
+    return ladder_view(rows, people=4, provisional_games=5, trend_games=5)
+
+
+def sample_rating_history() -> RatingChartView:
+    """Bob's rating after each of his 26 games (``stats Bob``), the first five provisional."""
+    points = [1000, 1094, 1062, 1150, 1131, 1208, 1245, 1232, 1290, 1276, 1334, 1370, 1351]
+    points += [1398, 1420, 1389, 1433, 1471, 1458, 1502, 1525, 1511, 1543, 1560, 1549, 1581]
+    return rating_chart_view("Bob", [*points, 1598], first_game=1, provisional_games=5)
+
+
 SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
     "table-opening.png": lambda theme, tr: render_table(opening_table(), theme=theme, translate=tr),
     "table-late-game.png": lambda theme, tr: render_table(
@@ -201,6 +232,10 @@ SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
     ),
     "stats-last-match.png": lambda theme, tr: render_scoreline(
         sample_last_match(), theme=theme, translate=tr
+    ),
+    "ladder.png": lambda theme, tr: render_ladder(sample_ladder(), theme=theme, translate=tr),
+    "rating-history.png": lambda theme, tr: render_rating_chart(
+        sample_rating_history(), theme=theme, translate=tr
     ),
 }
 

@@ -12,7 +12,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import pl_engine, pl_pictures
+from bot.i18n import pl_engine, pl_pictures, ratings
 from bot.logs import log_internal
 from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
@@ -448,11 +448,15 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+for _lang, _sentences in ratings.MESSAGES.items():  # ratings and notify: their own module
+    MESSAGES[_lang].update(_sentences)
+
 PLURAL_BY: dict[str, str] = {
     "table_full": "max",
     "standings": "games",
     "rack_draft": "placed",
     "too_long": "most",
+    **ratings.PLURAL_BY,
 }
 """The value whose number picks the form of a plural message (``count`` when not listed)."""
 

@@ -237,7 +237,9 @@ PL: dict[str, str] = {
     "status (whose turn, time left, pool, tile counts)": "status (czyja kolej, pozostały czas, "
     "bank, liczba kostek)",
     "score (this match's standings)": "score (tabela tego meczu)",
-    "leaderboard (this channel's best players)": "leaderboard (najlepsi gracze tego kanału)",
+    "leaderboard [wins] (the rating ladder of this server or group; wins: the win counts of "
+    "this channel)": "leaderboard [wins] (ranking tego serwera lub grupy; wins: liczba "
+    "wygranych na tym kanale)",
     "history (this channel's recent games)": "history (ostatnie gry na tym kanale)",
     "rules (the rules and this channel's settings)": "rules (zasady i ustawienia tego kanału)",
     "help [verb] (commands, or how to use one)": "help [polecenie] (lista poleceń albo jak "
@@ -250,11 +252,13 @@ PL: dict[str, str] = {
     "rematch (after a match: the same seats and settings again; deals once every player "
     "confirms)": "rematch (po meczu: te same miejsca i ustawienia jeszcze raz; rozdanie, gdy "
     "każdy gracz potwierdzi)",
-    "stats [player] (a player's record in this channel, or in every channel of its server "
-    "where the bot can list them)": "stats [gracz] (wyniki gracza na tym kanale albo na "
-    "wszystkich kanałach jego serwera, jeśli bot może je wymienić)",
+    "stats [player] (a player's record and rating in this channel, or in every channel of its "
+    "server where the bot can list them)": "stats [gracz] (wyniki i ranking gracza na tym "
+    "kanale albo na wszystkich kanałach jego serwera, jeśli bot może je wymienić)",
     "replay [game number from history] (an animation and the record of a game)": "replay "
     "[numer gry z historii] (animacja i zapis gry)",
+    "notify on|off (be told when a game opens in this channel)": "notify on|off "
+    "(powiadomienie, gdy na tym kanale otwiera się gra)",
     # engine/solver.py: what a hint or auto does to the table
     "new set {tiles}": "nowy układ {tiles}",
     "split meld {number} at {tile}": "podzielono układ {number} przed {tile}",

@@ -10,8 +10,13 @@ from __future__ import annotations
 PL: dict[str, str] = {
     # --- Discord: /rummikub and its options ------------------------------------------------
     "Play Rummikub in this channel": "Graj w Rummikub na tym kanale",
-    "Host or Manage Channels: settings, kick, cancel; languages": "Gospodarz lub Zarządzanie "
-    "kanałami: ustawienia, usuwanie, anulowanie; języki",
+    "Host or Manage Channels: settings, kick, cancel; languages, notices": "Gospodarz lub "
+    "Zarządzanie kanałami: ustawienia, usuwanie, anulowanie; języki, powiadomienia",
+    "Be mentioned when a game opens in this channel": "Wzmianka, gdy na tym kanale otwiera się gra",
+    "on: mention me in the lobby message of each new game; off: stop": "on: wspomnij o mnie w "
+    "wiadomości lobby każdej nowej gry; off: przestań",
+    "on": "włącz (on)",
+    "off": "wyłącz (off)",
     "Show or change this channel's game settings": "Pokaż lub zmień ustawienia gry na tym kanale",
     "which setting to change (leave empty to see them all)": "które ustawienie zmienić (puste: "
     "pokaż wszystkie)",
@@ -164,6 +169,8 @@ PL: dict[str, str] = {
     "/stats, /stats Bob",
     "the last game as an animation and its record: /replay, /replay 2": "ostatnia gra jako "
     "animacja i jej zapis: /replay, /replay 2",
+    "tell me privately when a game opens here: /notify on, /notify off": "napisz do mnie, gdy "
+    "otworzy się tu gra: /notify on, /notify off",
     # --- Discord: after a match ------------------------------------------------------------
     "Play again: the same seats and settings": "Zagraj jeszcze raz: te same miejsca i ustawienia",
     "Records of this server: leaderboard, history, stats, replay": "Wyniki tego serwera: "

@@ -121,4 +121,28 @@ PL: dict[str, str] = {
     "{date} · games played: {played} of {games}": "{date} · rozegrane gry: {played} z {games}",
     "Game {number}": "Gra {number}",
     "Score after each game": "Wynik po każdej grze",
+    # The rating ladder and a rating's history (renderers/ladder.py)
+    "Rating ladder": "Ranking",
+    "Rating": "Ocena",
+    "Games": "Gry",
+    "Trend": "Trend",
+    "No rated games yet": "Jeszcze bez gier w rankingu",
+    "{count} game|{count} games": "{count} gra|{count} gry|{count} gier",
+    "{count} player rated|{count} players rated": (
+        "{count} gracz w rankingu|{count} graczy w rankingu|{count} graczy w rankingu"
+    ),
+    "? provisional: fewer than {count} game|? provisional: fewer than {count} games": (
+        "? tymczasowa: mniej niż {count} gra|? tymczasowa: mniej niż {count} gry|"
+        "? tymczasowa: mniej niż {count} gier"
+    ),
+    "Trend: the change in the last game|Trend: the change in the last {count} games": (
+        "Trend: zmiana w ostatniej grze|Trend: zmiana w ostatnich {count} grach|"
+        "Trend: zmiana w ostatnich {count} grach"
+    ),
+    "Rating of {name}": "Ocena: {name}",
+    "{rating} after {count} game · best {best}|{rating} after {count} games · best {best}": (
+        "{rating} po {count} grze · najlepiej {best}|{rating} po {count} grach · najlepiej "
+        "{best}|{rating} po {count} grach · najlepiej {best}"
+    ),
+    "Grey: the games while the rating was provisional": "Szare: gry, gdy ocena była tymczasowa",
 }

@@ -1,15 +1,17 @@
-"""A channel's records: leaderboard, history, a player's stats across a server or group (with
-a picture of their last match), and the replay of a finished game with its record attached."""
+"""A channel's records: its win counts, history, a player's stats across a server or group
+(with a picture of their last match, and their rating from ``ratings``), and the replay of a
+finished game with its record attached."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
 
-from bot.api import ChannelRef, File, Image, PlayerRef, Reply
+from bot.api import Button, ChannelRef, File, Image, PlayerRef, Reply
 from bot.commands import parse_number, shorten
 from bot.i18n import t, translator
 from bot.manager.languages import Languages
+from bot.manager.ratings import Ratings
 from bot.manager.state import ServerChannels, note
 from bot.presenter import Presenter
 from renderers.scoreline import scoreline_view
@@ -22,10 +24,13 @@ RECORD_MIME = "text/plain"  # UTF-8 text (docs/records.md); chat clients offer i
 class Records:
     """Reads finished games and scores; never changes a game."""
 
-    def __init__(self, db: Database, presenter: Presenter, languages: Languages) -> None:
+    def __init__(
+        self, db: Database, presenter: Presenter, languages: Languages, ratings: Ratings
+    ) -> None:
         self._db = db
         self._presenter = presenter
         self._languages = languages
+        self._ratings = ratings
         self._server_channels: dict[str, ServerChannels] = {}
 
     def set_server_channels(self, platform: str, lookup: ServerChannels) -> None:
@@ -41,7 +46,13 @@ class Records:
             ids.extend(str(c) for c in await lookup(channel))
         return list(dict.fromkeys(ids))
 
-    async def leaderboard(self, channel: ChannelRef, lang: str) -> str:
+    async def leaderboard(self, channel: ChannelRef, player: PlayerRef, lang: str) -> Reply:
+        """The channel's win counts, privately, with a button back to the rating ladder."""
+        ladder = ((Button(t(lang, "button_ladder"), "leaderboard"),),)
+        text = await self.win_counts(channel, lang)
+        return Reply(channel, text, buttons=ladder, private_to=player)
+
+    async def win_counts(self, channel: ChannelRef, lang: str) -> str:
         entries = await self._db.stats.leaderboard(channel.platform, channel.chat_id)
         if not entries:
             return t(lang, "leaderboard_empty")
@@ -120,6 +131,9 @@ class Records:
             matches_won=record.matches_won,
             matches=record.matches_played,
         )
+        rating, charts = await self._ratings.of_player(channel, person, record.name, lang)
+        if rating:
+            text += " " + rating
         match = await self._db.matches.last_with_player(channel.platform, ids, person)
         images: tuple[Image, ...] = ()
         if match is not None:
@@ -133,7 +147,7 @@ class Records:
                 date=match.created_at.strftime("%Y-%m-%d"),
             )
             images = await self._presenter.scoreline_images(view, lang=lang)
-        return Reply(channel, text, images=images, private_to=player)
+        return Reply(channel, text, images=(*images, *charts), private_to=player)
 
     async def _find_player(self, platform: str, ids: Sequence[str], who: str) -> str | None:
         """The user id of a player named by display name, user id or mention (``<@123>``,

@@ -8,11 +8,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.api import ChannelRef, PlayerRef, Reply
-from bot.commands import Command, CommandError, check_syntax
+from bot.commands import Command, CommandError, check_syntax, usage
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
+from bot.manager.notices import Notices
+from bot.manager.ratings import Ratings
 from bot.manager.records import Records
-from bot.manager.state import LiveTable, note
+from bot.manager.state import CommandErrorAsRule, LiveTable, note
 from bot.manager.store import Store
 from bot.manager.tables import Tables
 from bot.manager.turns import Turns
@@ -75,6 +77,8 @@ def build_routes(
     records: Records,
     languages: Languages,
     channel_rules: Callable[[ChannelRef], Awaitable[Rules]],
+    ratings: Ratings,
+    notices: Notices,
 ) -> dict[str, Route]:
     """Every verb's route, over the parts that handle them."""
 
@@ -114,7 +118,13 @@ def build_routes(
         return await leaderboard_alone(r.player, r.channel, r.args, r.lang)
 
     async def leaderboard_alone(p: PlayerRef, c: ChannelRef, args: str, lang: str) -> list[Reply]:
-        return [note(c, p, await records.leaderboard(c, lang))]
+        """The rating ladder; ``leaderboard wins``: the channel's win counts."""
+        what = args.strip().lower()
+        if not what:
+            return [await ratings.ladder(c, p, lang)]
+        if what in ("wins", "win", "wygrane"):
+            return [await records.leaderboard(c, p, lang)]
+        raise CommandErrorAsRule(usage("leaderboard"))
 
     async def history(r: Request) -> list[Reply]:
         return await history_alone(r.player, r.channel, r.args, r.lang)
@@ -127,6 +137,9 @@ def build_routes(
 
     async def stats_alone(p: PlayerRef, c: ChannelRef, args: str, lang: str) -> list[Reply]:
         return [await records.stats(c, p, args, lang)]
+
+    async def notify(r: Request) -> list[Reply]:
+        return await notices.command(r.player, r.channel, r.args, r.lang)
 
     async def language(r: Request) -> list[Reply]:
         return [await languages.set_channel(r.table, r.channel, r.player, r.args)]
@@ -201,6 +214,7 @@ def build_routes(
         "leaderboard": Route(leaderboard, alone=leaderboard_alone),
         "history": Route(history, alone=history_alone),
         "stats": Route(stats, alone=stats_alone),
+        "notify": Route(notify, alone=notices.command),
         "language": Route(language, alone=language_alone),
         "status": Route(status),
         "table": Route(table),
@@ -231,12 +245,16 @@ class Router:
         store: Store,
         lobby: Lobby,
         languages: Languages,
+        notices: Notices,
+        ratings: Ratings,
     ) -> None:
         self.routes = routes
         self._tables = tables
         self._store = store
         self._lobby = lobby
         self._languages = languages
+        self._notices = notices
+        self._ratings = ratings
 
     def turn_bound(self, verb: str) -> bool:
         route = self.routes.get(verb)
@@ -276,6 +294,8 @@ class Router:
                 if verb == "start"
                 else await self._lobby.rematch(player, channel)
             )
+            opened = await self._notices.opened(self._tables.of(channel), player, opened)
+            await self._ratings.note_server(channel)  # its games count on the server's ladder
             await self._store.save_lobby(channel, None)
             return opened
         if table is None:

@@ -31,6 +31,8 @@ from bot.manager.delivery import Delivery
 from bot.manager.faults import Faults
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
+from bot.manager.notices import Notices
+from bot.manager.ratings import Ratings, ServerOf
 from bot.manager.records import Records
 from bot.manager.resend import Resender
 from bot.manager.routes import Router, build_routes
@@ -72,7 +74,8 @@ class GameManager:
     ``records`` (leaderboard, history, stats, replays), ``deadlines`` (timers and claims),
     ``store`` (memory rebuilt from storage), ``turns`` (games, turns, AI moves, the draft),
     ``lobby`` (seats and settings), ``timers`` (what a fired deadline does), ``delivery``
-    (outboxes), ``resender`` (confirmations, sending again) and ``router`` (the verb table).
+    (outboxes), ``resender`` (confirmations, sending again), ``ratings`` (the ladder, a
+    player's rating), ``notices`` (``notify``) and ``router`` (the verb table).
     """
 
     def __init__(
@@ -101,7 +104,9 @@ class GameManager:
         self.tables = Tables()
         self.languages = Languages(self.tables, db.settings, db.players, self.defaults, self.faults)
         self.views = Views(self.presenter, self.scheduler, self.languages)
-        self.records = Records(db, self.presenter, self.languages)
+        self.ratings = Ratings(db, self.presenter, self.faults)
+        self.records = Records(db, self.presenter, self.languages, self.ratings)
+        self.notices = Notices(db, self.languages)
         self.deadlines = Deadlines(
             self.scheduler,
             db.claims,
@@ -150,9 +155,18 @@ class GameManager:
             owner=self.owner,
         )
         routes = build_routes(
-            self.lobby, self.turns, self.views, self.records, self.languages, self._channel_rules
+            self.lobby,
+            self.turns,
+            self.views,
+            self.records,
+            self.languages,
+            self._channel_rules,
+            self.ratings,
+            self.notices,
         )
-        self.router = Router(routes, self.tables, self.store, self.lobby, self.languages)
+        self.router = Router(
+            routes, self.tables, self.store, self.lobby, self.languages, self.notices, self.ratings
+        )
 
     # ----- what tests and tools read -------------------------------------------------------
 
@@ -216,6 +230,15 @@ class GameManager:
     def set_server_channels(self, platform: str, lookup: ServerChannels) -> None:
         """How ``stats`` finds the other channels of a channel's server or group."""
         self.records.set_server_channels(platform, lookup)
+
+    def set_server_of(self, platform: str, lookup: ServerOf) -> None:
+        """How ratings learn the server (Discord guild) of a channel: one ladder per server."""
+        self.ratings.set_server_of(platform, lookup)
+
+    def set_notice_style(self, platform: str, style: str) -> None:
+        """How subscribers on ``platform`` are told a lobby opened: ``mention`` (one line in
+        the lobby message, the default) or ``private`` (a private notice each)."""
+        self.notices.set_style(platform, style)
 
     async def language(self, channel: ChannelRef) -> str:
         """The language the bot speaks in ``channel`` (read-only)."""

@@ -88,6 +88,7 @@ class LiveTable:
     sort_by: dict[str, str] = field(default_factory=dict)
     away_after: int | None = None  # None: automatic (on for long timers); 0: off
     paused_left: float | None = None  # a stopped clock: the seconds the turn has left
+    notified: list[PlayerRef] = field(default_factory=list)  # the lobby mentions (notify)
 
     @property
     def away_limit(self) -> int:

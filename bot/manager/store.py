@@ -196,6 +196,7 @@ def lobby_data(table: LiveTable) -> dict[str, Any]:
         "rules": table.rules.to_text(),
         "lang": table.lang,
         "away_after": table.away_after,
+        "notified": [[p.user_id, p.display_name] for p in table.notified],
         "seats": [
             {
                 "user_id": seat.player.user_id if seat.player else None,
@@ -213,6 +214,7 @@ def lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
     host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
     table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
     table.away_after = data.get("away_after")
+    table.notified = [PlayerRef(channel.platform, u, n) for u, n in data.get("notified", [])]
     for seat in data["seats"]:
         player = (
             None

@@ -8,6 +8,7 @@ from bot.api import Button, PlayerRef, Reply, Select, SelectOption
 from bot.commands import KNOWN_VERBS, CommandError, parse_command, usage
 from bot.i18n import duration, say, t
 from bot.manager.languages import Languages
+from bot.manager.notices import with_notice
 from bot.manager.state import CommandErrorAsRule, LiveTable, away_limit, public
 from bot.presenter import Presenter
 from bot.scheduler import Scheduler
@@ -217,7 +218,7 @@ class Views:
                 Button(t(lang, "button_deal"), "deal", "success"),
             ),
         )
-        return public(table, body, buttons=buttons, slot="lobby")
+        return with_notice(public(table, body, buttons=buttons, slot="lobby"), table)
 
     def lobby_closed(self, table: LiveTable) -> Reply:
         """The lobby message once dealt: the seats and settings, without buttons."""

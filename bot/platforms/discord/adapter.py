@@ -346,10 +346,12 @@ def _walk(components: Sequence[Any]) -> Iterable[dict[str, Any]]:
 # --- rendering replies -------------------------------------------------------------------------
 
 
+MAX_MENTIONS = 100  # Discord: allowed_mentions lists at most 100 users
+
+
 def _mention_ids(reply: Reply) -> list[int]:
-    return [
-        int(p.user_id) for p in reply.mentions if p.platform == PLATFORM and p.user_id.isdigit()
-    ]
+    ids = [int(p.user_id) for p in reply.mentions if p.platform == PLATFORM and p.user_id.isdigit()]
+    return list(dict.fromkeys(ids))[:MAX_MENTIONS]
 
 
 def _chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
@@ -794,7 +796,8 @@ class RummikubCog(
     """``/rummikub <verb>``: every verb of the command language and the lobby."""
 
     manage = app_commands.Group(
-        name="manage", description="Host or Manage Channels: settings, kick, cancel; languages"
+        name="manage",
+        description="Host or Manage Channels: settings, kick, cancel; languages, notices",
     )
     records = app_commands.Group(
         name="records", description="Records of this server: leaderboard, history, stats, replay"
@@ -815,6 +818,18 @@ class RummikubCog(
         set_channels = getattr(service, "set_server_channels", None)
         if set_channels is not None:
             set_channels(PLATFORM, self.server_channels)
+        set_server = getattr(service, "set_server_of", None)  # one rating ladder per guild
+        if set_server is not None:
+            set_server(PLATFORM, self.server_of)
+
+    async def server_of(self, channel: ChannelRef) -> str | None:
+        """The guild ``channel`` belongs to, as its interactions or the gateway's cache tell
+        (for ratings: one ladder per server); None when not known."""
+        guild_id = self._guild_of.get(channel.chat_id)
+        if guild_id is None and channel.chat_id.isdigit():
+            guild = getattr(self.bot.get_channel(int(channel.chat_id)), "guild", None)
+            guild_id = getattr(guild, "id", None)
+        return None if guild_id is None else str(guild_id)
 
     async def server_channels(self, channel: ChannelRef) -> list[str]:
         """The text channels (and threads) of the guild ``channel`` belongs to, for ``stats``:
@@ -1069,6 +1084,17 @@ class RummikubCog(
     ) -> None:
         mine = "me " if scope == "me" else ""
         await self.run(interaction, f"language {mine}{language}")
+
+    @manage.command(name="notify", description="Be mentioned when a game opens in this channel")
+    @app_commands.describe(state="on: mention me in the lobby message of each new game; off: stop")
+    @app_commands.choices(
+        state=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def notify(self, interaction: discord.Interaction[Any], state: str) -> None:
+        await self.run(interaction, f"notify {state}")
 
     @manage.command(name="cancel", description="Cancel this channel's game")
     @app_commands.describe(confirm=CONFIRM_HELP)

@@ -72,6 +72,9 @@ from bot.platforms.telegram.render import (
     Part,
     build_keyboard,
     build_parts,
+    join_payload,
+    notice_keyboard,
+    parse_join_payload,
     parse_start_payload,
     start_payload,
     to_html,
@@ -126,6 +129,7 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("rematch", "after a match: the same seats and settings again"),
     ("stats", "a player's record in this group: /stats, /stats Bob"),
     ("replay", "the last game as an animation and its record: /replay, /replay 2"),
+    ("notify", "tell me privately when a game opens here: /notify on, /notify off"),
     ("rummikub", "any command: /rummikub play R5 R6 R7"),
 )
 LOBBY_ONLY = {"new", "join", "leave", "addbot", "deal", "settings", "kick", "cancel"}
@@ -357,6 +361,9 @@ class TelegramAdapter:
         self._in_flight = 0
         self._stopped = False
         self._add_handlers()
+        set_style = getattr(service, "set_notice_style", None)
+        if set_style is not None:  # notify: a private notice with a Join link each
+            set_style(PLATFORM, "private")
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -523,6 +530,10 @@ class TelegramAdapter:
         async with self._busy():
             user_id = str(user.id)
             payload = context.args[0] if context.args else ""
+            joining = parse_join_payload(payload)
+            if joining is not None:
+                await self._join_from_notice(player_of(user), joining)
+                return
             game = parse_start_payload(payload)
             if game is not None:
                 self._set_home(user_id, game)
@@ -533,6 +544,18 @@ class TelegramAdapter:
                 await self._run(player_of(user), ChannelRef(PLATFORM, user_id), "help")
             else:
                 await self._run(player_of(user), ChannelRef(PLATFORM, game), "rack")
+
+    async def _join_from_notice(self, player: PlayerRef, group: str) -> None:
+        """A notice's Join link: a seat in that group's lobby, and the private chat acts on
+        that game from now on; the player is told here when the group's lobby says it."""
+        self._set_home(player.user_id, group)
+        await self._reconnected(player)
+        channel = ChannelRef(PLATFORM, group)
+        replies = await self._handle(player, channel, "join")
+        if not any(player.same_person(r.private_to) for r in replies):
+            lang = await private_language(self.service, player, channel)
+            replies.append(Reply(channel, t(lang, "notify_joined"), private_to=player))
+        self._send_all(replies, "join")
 
     async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command in a group (acts on that group's game) or in the private chat."""
@@ -877,6 +900,8 @@ class TelegramAdapter:
 
     async def _send(self, destination: int, reply: Reply) -> bool:
         """Show one reply in one chat; a private one to an unreachable user becomes a link."""
+        if reply.notice:
+            return await self._send_notice(destination, reply)
         player = reply.private_to
         if player is not None:
             if is_group(reply.channel.chat_id):
@@ -908,6 +933,27 @@ class TelegramAdapter:
             self.state.put("unreachable", player.user_id, True)
             self._keep_for_later(reply, player)
             self._link_notice(reply, player)
+            return False
+        return True
+
+    async def _send_notice(self, destination: int, reply: Reply) -> bool:
+        """A subscriber's notice that a lobby opened: to their private chat when they started
+        it, else dropped (never a link in the group); it does not change their private chat's
+        game. Its Join button is a deep link that joins from the private chat."""
+        player = reply.private_to
+        if player is None or player.user_id in self._unreachable:
+            return False
+        group = reply.channel.chat_id
+        url = create_deep_linked_url(self.bot_username, join_payload(group))
+        parts = build_parts(reply, notice_keyboard(reply.buttons, self.codes, group, url))
+        try:
+            await self._send_parts(destination, parts)
+        except (Forbidden, BadRequest) as error:
+            if isinstance(error, BadRequest) and "chat not found" not in error.message.lower():
+                raise
+            log.info("Telegram: no notice for %s (no private chat): %s", player.key, error)
+            self._unreachable.add(player.user_id)
+            self.state.put("unreachable", player.user_id, True)
             return False
         return True
 

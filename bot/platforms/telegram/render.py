@@ -216,3 +216,34 @@ def parse_start_payload(payload: str) -> str | None:
         return None
     chat = payload[1:].replace("m", "-")
     return chat if chat.lstrip("-").isdigit() else None
+
+
+def join_payload(game_chat: str) -> str:
+    """A /start payload that takes a seat in a game chat's lobby (a notice's Join link)."""
+    return "j" + game_chat.replace("-", "m")
+
+
+def parse_join_payload(payload: str) -> str | None:
+    """The game chat a Join link names, or None if the payload is not one."""
+    if not payload.startswith("j"):
+        return None
+    chat = payload[1:].replace("m", "-")
+    return chat if chat.lstrip("-").isdigit() else None
+
+
+def notice_keyboard(
+    buttons: tuple[tuple[Button, ...], ...], codes: CallbackCodes, game_chat: str, join_url: str
+) -> InlineKeyboardMarkup:
+    """A notice's buttons: Join as a deep link (``join_url``, which joins from the private
+    chat), every other button a callback acting in ``game_chat`` (Stop notices)."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(b.label, url=join_url)
+                if b.command == "join"
+                else InlineKeyboardButton(b.label, callback_data=codes.encode(b.command, game_chat))
+                for b in row
+            ]
+            for row in buttons
+        ]
+    )

@@ -210,8 +210,10 @@ async def test_whole_match_against_ai_with_standings_and_privacy(h: Harness) -> 
     all_text = texts(h.sent)
     assert "The match is over. Winner:" in all_text
     assert all_text.count("Standings after") == 2
-    board = texts(await h.say(ANN, "leaderboard"))
+    board = texts(await h.say(ANN, "leaderboard wins"))  # the win counts: people only
     assert "Ann" in board and "AI" not in board
+    ladder = texts(await h.say(ANN, "leaderboard"))  # the ratings: AI levels stand among them
+    assert "1. Ann" in ladder and "AI hard" in ladder
     assert "won" in texts(await h.say(ANN, "history"))
     assert_private_racks(h.sent)
 

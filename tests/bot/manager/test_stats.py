@@ -121,8 +121,8 @@ async def test_stats_show_a_picture_of_the_players_last_match_game_by_game(
         await one_game_match(h, OTHER, BOB)  # the newer match
         (reply,) = await h.say(EVE, "stats Ann")
         assert reply.private_to == EVE and reply.text.startswith("Ann — channels: 2;")
-        (picture,) = reply.images
-        assert picture.filename == "stats.png"
+        picture, rating = reply.images  # the last match, then the rating's history
+        assert picture.filename == "stats.png" and rating.filename == "rating.png"
         with PILImage.open(io.BytesIO(picture.png)) as image:
             assert image.format == "PNG" and image.size[0] == SCORELINE_WIDTH
             image.load()

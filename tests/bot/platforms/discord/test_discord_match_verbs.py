@@ -80,8 +80,8 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     # with a picture of Bob's last match, privately (ephemeral) and nowhere public
     assert asked.public == []
     (shown,) = [m for m in asked.private if m.attachments]
-    (picture,) = shown.attachments
-    assert picture.filename == "stats.png"
+    picture, rating = shown.attachments  # the last match, and the rating after each game
+    assert picture.filename == "stats.png" and rating.filename == "rating.png"
     with PILImage.open(io.BytesIO(picture.data)) as image:
         assert image.format == "PNG" and image.size[0] == 960
     mine = (await elsewhere.h.slash(bob, "records stats")).text_for(bob.id)
