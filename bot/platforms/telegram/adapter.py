@@ -102,6 +102,8 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("settings", "show or change: /settings timer 3600, /settings threshold 25"),
     ("kick", "host or admin: remove a seat: /kick 2"),
     ("cancel", "host or admin: end the game here"),
+    ("yes", "confirm what the bot just asked you (leaving as the last person, cancel)"),
+    ("no", "keep playing: drop the question the bot just asked you"),
     ("play", "new meld or extend one: /play R5 R6 R7, /play R8 to 3"),
     ("move", "move table tiles: /move R7 from 2 to 5"),
     ("split", "split a run: /split 2 at R6"),
