@@ -191,6 +191,8 @@ _NOTHING = Syntax(Takes.NOTHING)
 _DRAFT = Syntax(Takes.DRAFT, required=True)
 SORT_WORDS = ("colour", "color", "colours", "colors", "col", "number", "numbers", "num")
 
+NOTIFY_WORDS = ("on", "off", "yes", "no", "1", "0", "tak", "nie", "stop")
+
 SYNTAX: dict[str, Syntax] = {
     "start": Syntax(Takes.SETTINGS),
     "join": _NOTHING,
@@ -230,7 +232,7 @@ SYNTAX: dict[str, Syntax] = {
     "rematch": _NOTHING,
     "stats": Syntax(Takes.WORDS),
     "replay": Syntax(Takes.NUMBER),
-    "notify": Syntax(Takes.CHOICE, choices=("on", "off", "yes", "no", "1", "0", "tak", "nie", "stop")),
+    "notify": Syntax(Takes.CHOICE, choices=NOTIFY_WORDS),
 }
 """Every verb and what it takes: the one place that decides which words a command may have
 (``check_syntax`` checks it; the handlers read what it let through)."""
