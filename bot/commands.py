@@ -17,7 +17,7 @@ from enum import Enum
 from typing import NoReturn
 
 from engine.actions import USAGE as DRAFT_USAGE
-from engine.actions import parse_action
+from engine.actions import Action, Auto, Reset, Undo, parse_action
 from engine.ai import AI_LEVELS
 from engine.errors import RummikubError
 from engine.messages import Msg
@@ -191,7 +191,10 @@ _NOTHING = Syntax(Takes.NOTHING)
 _DRAFT = Syntax(Takes.DRAFT, required=True)
 SORT_WORDS = ("colour", "color", "colours", "colors", "col", "number", "numbers", "num")
 
-NOTIFY_WORDS = ("on", "off", "yes", "no", "1", "0", "tak", "nie", "stop")
+NOTIFY_ON = ("on", "yes", "1", "tak")
+NOTIFY_OFF = ("off", "no", "0", "nie", "stop")
+NOTIFY_WORDS = NOTIFY_ON + NOTIFY_OFF
+LEADERBOARD_WINS = ("wins", "win", "wygrane")
 
 SYNTAX: dict[str, Syntax] = {
     "start": Syntax(Takes.SETTINGS),
@@ -223,7 +226,7 @@ SYNTAX: dict[str, Syntax] = {
     "table": _NOTHING,
     "status": _NOTHING,
     "score": _NOTHING,
-    "leaderboard": Syntax(Takes.CHOICE, choices=("wins", "win", "wygrane")),
+    "leaderboard": Syntax(Takes.CHOICE, choices=LEADERBOARD_WINS),
     "history": _NOTHING,
     "rules": _NOTHING,
     "help": Syntax(Takes.VERB),
@@ -293,12 +296,42 @@ MINE = ("me", "my", "mine", "ja", "mój", "moj")
 
 @dataclass(frozen=True, slots=True)
 class Command:
+    """A command as data, read once at the edge (``read_command``): its verb and the words
+    after it, a draft step already read into its engine action, and, for input that is not a
+    command the manager can run, what is wrong with it (``problem``: one sentence; ``verb`` is
+    "" when the word is no verb at all). ``source`` is the text it was read from."""
+
     verb: str
-    args: str
+    args: str = ""
+    action: Action | None = None
+    problem: CommandError | BadNumber | None = None
+    source: str = ""
 
     @property
     def text(self) -> str:
         return f"{self.verb} {self.args}".strip()
+
+
+SETTING_VERBS = ("start", "settings")
+"""Verbs whose numbers may be long (a timer of up to a week of seconds)."""
+
+
+def read_command(text: str) -> Command:
+    """The one reader of command text (typed, a slash command's words, a button's command):
+    the verb, the numbers (``check_numbers``), the words the verb takes (``check_syntax``) and,
+    for a draft step, its engine action, each read once. Never raises: what is wrong is the
+    command's ``problem``."""
+    try:
+        command = parse_command(text)
+    except CommandError as err:
+        return Command("", text.strip(), problem=err, source=text)
+    verb, args = command.verb, command.args
+    try:
+        check_numbers(args, longest=7 if verb in SETTING_VERBS else 4)
+        action = check_syntax(verb, args)
+    except (CommandError, BadNumber) as err:
+        return Command(verb, args, problem=err, source=text)
+    return Command(verb, args, action=action, source=text)
 
 
 def parse_command(text: str) -> Command:
@@ -352,9 +385,26 @@ def _after(words: list[str], first_ok: bool, whole: str) -> str:
     return " ".join(words[1:]) if first_ok else whole
 
 
-def _not_taken(verb: str, syntax: Syntax, args: str) -> str:
-    """The part of ``args`` that ``verb`` does not take ("" when it takes them all); raises
-    ``CommandError`` when something it needs is missing or a tile or step cannot be read."""
+def _not_taken(verb: str, syntax: Syntax, args: str) -> tuple[str, Action | None]:
+    """The part of ``args`` that ``verb`` does not take ("" when it takes them all), and the
+    draft step they make when ``verb`` is one; raises ``CommandError`` when something it needs
+    is missing or a tile or step cannot be read."""
+    takes = syntax.takes
+    if takes in (Takes.TILES, Takes.DRAFT):
+        try:  # the engine's readers name the wrong word and how to write it
+            if takes is Takes.TILES:
+                tokens = tuple(parse_tokens(args))
+                return "", Auto(tokens) if verb == "auto" else None
+            return "", parse_action(f"{verb} {args}")
+        except RummikubError as err:
+            raise CommandError(err.msg) from err
+        except ValueError:  # a number too long for int(): check_numbers names it first
+            return "", None
+    return _words_not_taken(verb, syntax, args), None
+
+
+def _words_not_taken(verb: str, syntax: Syntax, args: str) -> str:
+    """The words of ``args`` a verb that takes no tiles or step does not take."""
     words = args.split()
     takes = syntax.takes
     if takes is Takes.NOTHING:
@@ -376,19 +426,8 @@ def _not_taken(verb: str, syntax: Syntax, args: str) -> str:
         return " ".join(parts[2:]) if len(parts) > 1 else _missing(verb)
     if takes is Takes.SETTINGS:
         return next((w for w in words if not _SETTING_WORD_RE.fullmatch(w)), "")
-    if takes in (Takes.VERB, Takes.WORDS):
-        most = 1 if takes is Takes.VERB else syntax.most
-        return "" if most is None else " ".join(words[most:])
-    try:  # tiles or a draft step: the engine's readers name the wrong word and how to write it
-        if takes is Takes.TILES:
-            parse_tokens(args)
-        else:
-            parse_action(f"{verb} {args}")
-    except RummikubError as err:
-        raise CommandError(err.msg) from err
-    except ValueError:  # a number too long for int(): check_numbers names it afterwards
-        pass
-    return ""
+    most = 1 if takes is Takes.VERB else syntax.most  # Takes.VERB or Takes.WORDS
+    return "" if most is None else " ".join(words[most:])
 
 
 def _missing(verb: str) -> NoReturn:
@@ -396,25 +435,31 @@ def _missing(verb: str) -> NoReturn:
     raise CommandError("Write it like: {usage}.", usage=usage(verb))
 
 
-def check_syntax(verb: str, args: str) -> None:
+def check_syntax(verb: str, args: str) -> Action | None:
     """Raise ``CommandError`` unless ``args`` are what ``SYNTAX[verb]`` says the verb takes:
     a verb followed by words it does not take (``done now``, ``undo undo``, ``addbot
     strong``) is refused, with the verb's usage, before anything runs. Only the shape is
     checked here; what the words mean (is that seat there, is that tile on the rack) is for
-    the handler, in the position the command meets."""
+    the handler, in the position the command meets. A draft step comes back as its engine
+    action (read here, once)."""
     syntax = SYNTAX[verb]
     if not args.split():
         if syntax.required:
             _missing(verb)
-        return
-    extra = _not_taken(verb, syntax, args)
-    if extra:
-        raise CommandError(
-            "{verb!r} does not take {extra!r}; nothing was changed. Write it like: {usage}.",
-            verb=verb,
-            extra=shorten(extra),
-            usage=usage(verb),
-        )
+        return _BARE_STEPS.get(verb)
+    extra, action = _not_taken(verb, syntax, args)
+    if not extra:
+        return action
+    raise CommandError(
+        "{verb!r} does not take {extra!r}; nothing was changed. Write it like: {usage}.",
+        verb=verb,
+        extra=shorten(extra),
+        usage=usage(verb),
+    )
+
+
+_BARE_STEPS: dict[str, Action] = {"undo": Undo(), "reset": Reset(), "auto": Auto()}
+"""Draft steps that take no words."""
 
 
 def usage(verb: str) -> Msg:

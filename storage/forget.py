@@ -34,6 +34,9 @@ from storage.models import (
     PlayerLanguageRow,
     PlayerStatRow,
 )
+from storage.notices import NoticeRow
+from storage.ratings import RatingEventRow, RatingRow
+from storage.skill import person_entity
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -66,6 +69,8 @@ class Forgotten:
     languages: int = 0
     message_ids: int = 0
     outbox_entries: int = 0
+    rating_rows: int = 0
+    notices: int = 0
 
     @property
     def anything(self) -> bool:
@@ -77,6 +82,8 @@ class Forgotten:
                 self.languages,
                 self.message_ids,
                 self.outbox_entries,
+                self.rating_rows,
+                self.notices,
             )
         )
 
@@ -215,6 +222,22 @@ async def forget_player(db: Connection, platform: str, user_id: str) -> Forgotte
         if game_ids:
             outbox_filter = or_(outbox_filter, col(OutboxRow.game_id).in_(game_ids))
         outbox = await session.execute(delete(OutboxRow).where(outbox_filter))
+        # Their ratings and rating history stay (the ladder and the others' ratings were
+        # computed with them), under the neutral name and id; their notices go.
+        entity = person_entity(user_id)
+        ratings = 0
+        for table in (RatingRow, RatingEventRow):
+            renamed = await session.execute(
+                update(table)
+                .where(col(table.platform) == platform, col(table.entity) == entity)
+                .values(entity=person_entity(new[0]), name=new[1])
+            )
+            ratings += _count(renamed)
+        notices = await session.execute(
+            delete(NoticeRow).where(
+                col(NoticeRow.platform) == platform, col(NoticeRow.user_id) == user_id
+            )
+        )
     return Forgotten(
         name=new[1],
         user_id=new[0],
@@ -224,6 +247,8 @@ async def forget_player(db: Connection, platform: str, user_id: str) -> Forgotte
         languages=_count(languages),
         message_ids=_count(slots),
         outbox_entries=_count(outbox),
+        rating_rows=ratings,
+        notices=_count(notices),
     )
 
 

@@ -117,9 +117,11 @@ async def _forget(db: Database, platform: str, user: str) -> int:
         print(f"Nothing is stored about {who}.")
         return 0
     print(
-        f"Forgot {who}: {_count(done.games, 'game')}, {_count(done.matches, 'match')} and "
-        f"{_count(done.leaderboard_rows, 'leaderboard row')} now say {done.name!r}; deleted "
-        f"their language ({done.languages}), {_count(done.message_ids, 'message id')} and "
+        f"Forgot {who}: {_count(done.games, 'game')}, {_count(done.matches, 'match')}, "
+        f"{_count(done.leaderboard_rows, 'leaderboard row')} and "
+        f"{_count(done.rating_rows, 'rating row')} now say {done.name!r}; deleted "
+        f"their language ({done.languages}), {_count(done.message_ids, 'message id')}, "
+        f"{_count(done.notices, 'notice subscription')} and "
         f"{_count(done.outbox_entries, 'stored announcement')}."
     )
     return 0

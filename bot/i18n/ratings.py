@@ -34,7 +34,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notify_already_off": "You had no notices for this channel; notify on turns them on.",
         "notify_state_on": "Your notices for this channel are on; notify off stops them.",
         "notify_state_off": "Your notices for this channel are off; notify on turns them on.",
-        "notify_usage": "Write notify on or notify off.",
         "notify_line": "🔔 A game is opening here: join below. (Stop these mentions: the Stop "
         "notices button, or notify off.)",
         "notify_private": "🔔 {host} opened a Rummikub table where you asked to be told. Seats: "
@@ -83,7 +82,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "włącza.",
         "notify_state_on": "Powiadomienia dla tego kanału są włączone; notify off je wyłącza.",
         "notify_state_off": "Powiadomienia dla tego kanału są wyłączone; notify on je włącza.",
-        "notify_usage": "Wpisz notify on albo notify off.",
         "notify_line": "🔔 Otwiera się tu gra: dołącz poniżej. (Wyłączenie tych wzmianek: "
         "przycisk Wyłącz powiadomienia albo notify off.)",
         "notify_private": "🔔 {host} otwiera stół Rummikub tam, skąd chcesz powiadomienia. "

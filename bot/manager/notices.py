@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.api import Button, ChannelRef, PlayerRef, Reply
+from bot.commands import NOTIFY_OFF, NOTIFY_ON
 from bot.i18n import t
 from bot.manager.languages import Languages
 from bot.manager.state import LiveTable, note
@@ -26,8 +27,8 @@ MOST_MENTIONED = 50
 """Subscribers one lobby message mentions at most: Discord lets a message mention 100 users,
 and 50 mentions (about 1,150 characters) leave the lobby text room in 2,000."""
 
-ON = ("on", "yes", "1", "tak")
-OFF = ("off", "no", "0", "nie", "stop")
+ON = NOTIFY_ON
+OFF = NOTIFY_OFF
 
 
 class Notices:
@@ -61,11 +62,9 @@ class Notices:
         elif word in OFF:
             gone = await self._db.notices.unsubscribe(platform, chat, player.user_id)
             message = "notify_off" if gone else "notify_already_off"
-        elif not word:
+        else:  # nothing: which it is now (bot.commands.SYNTAX lets only on and off words by)
             on = await self._db.notices.is_on(platform, chat, player.user_id)
             message = "notify_state_on" if on else "notify_state_off"
-        else:
-            message = "notify_usage"
         return [note(channel, player, t(lang, message))]
 
     async def opened(

@@ -8,19 +8,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.api import ChannelRef, PlayerRef, Reply
-from bot.commands import Command, CommandError, check_syntax, usage
+from bot.commands import Command, CommandError
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
 from bot.manager.notices import Notices
 from bot.manager.ratings import Ratings
 from bot.manager.records import Records
-from bot.manager.state import CommandErrorAsRule, LiveTable, note
+from bot.manager.state import LiveTable, note
 from bot.manager.store import Store
 from bot.manager.tables import Tables
 from bot.manager.turns import Turns
 from bot.manager.views import Views, help_text, rules_text
 from engine import Rules, RummikubError
-from engine.actions import DRAFT_VERBS
+from engine.actions import DRAFT_VERBS, parse_action
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +122,7 @@ def build_routes(
         what = args.strip().lower()
         if not what:
             return [await ratings.ladder(c, p, lang)]
-        if what in ("wins", "win", "wygrane"):
-            return [await records.leaderboard(c, p, lang)]
-        raise CommandErrorAsRule(usage("leaderboard"))
+        return [await records.leaderboard(c, p, lang)]  # wins (bot.commands.SYNTAX)
 
     async def history(r: Request) -> list[Reply]:
         return await history_alone(r.player, r.channel, r.args, r.lang)
@@ -189,7 +187,8 @@ def build_routes(
         return await turns.place(r.table, r.seat, r.player)
 
     async def draft(r: Request) -> list[Reply]:
-        return await turns.draft_step(r.table, r.seat, r.command.text)
+        action = r.command.action or parse_action(r.command.text)  # read once, at the edge
+        return await turns.draft_step(r.table, r.seat, action)
 
     async def yes(r: Request) -> list[Reply]:
         return await lobby.answer(r.table, r.player, True, r.admin)
@@ -283,10 +282,8 @@ class Router:
             away = table.away_seat_of(player)
             if away is not None:  # any command brings an absent player back at once
                 back = await self._lobby.come_back(table, away, player)
-        try:  # only the words the verb takes (bot.commands.SYNTAX), before anything runs
-            check_syntax(verb, command.args)
-        except CommandError as err:
-            said = await self._languages.error(channel, err, player)
+        if isinstance(command.problem, CommandError):  # words the verb does not take
+            said = await self._languages.error(channel, command.problem, player)
             return [*back, note(channel, player, said)]
         if table is None and verb in ("start", "rematch"):
             opened = (

@@ -16,10 +16,7 @@ from bot.api import ChannelRef, Completions, Outbox, PlayerRef, Reply
 from bot.commands import (
     BadNumber,
     Command,
-    CommandError,
-    check_numbers,
-    check_syntax,
-    parse_command,
+    read_command,
     shorten,
 )
 from bot.i18n import LANGUAGES, say, t
@@ -294,45 +291,52 @@ class GameManager:
             await asyncio.gather(*list(self.delivery.tasks), return_exceptions=True)
 
     async def handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+        self,
+        player: PlayerRef,
+        channel: ChannelRef,
+        command: str | Command,
+        *,
+        admin: bool = False,
     ) -> list[Reply]:
-        """Run one command and return what to send; never raises for user input. Each command
-        is counted, timed and, when turned down, counted by reason (``bot.operations``); its
-        log lines carry its platform, channel and game."""
+        """Run one command and return what to send; never raises for user input. ``command``
+        is read once (``bot.commands.read_command``), here or by the adapter that had to know
+        its verb first. Each command is counted, timed and, when turned down, counted by reason
+        (``bot.operations``); its log lines carry its platform, channel and game."""
+        if isinstance(command, str):
+            if len(command) > MAX_COMMAND:
+                return await self._too_long(player, channel)
+            command = read_command(command)
         table = self.tables.of(channel)
-        with self.metrics.command(channel, text, game=table.game_id if table else None):
-            return await self._handle(player, channel, text, admin=admin)
+        with self.metrics.command(channel, command.verb, game=table.game_id if table else None):
+            return await self._handle(player, channel, command, admin=admin)
+
+    async def _too_long(self, player: PlayerRef, channel: ChannelRef) -> list[Reply]:
+        """Text too long to be a command: one sentence, nothing read."""
+        known = self.tables.of(channel)
+        lang = self.languages.for_player(known.lang if known is not None else "en", player)
+        return [self.languages.tell(channel, player, lang, "too_long", most=MAX_COMMAND)]
 
     async def _handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool
+        self, player: PlayerRef, channel: ChannelRef, command: Command, *, admin: bool
     ) -> list[Reply]:
         known = self.tables.of(channel)
         try:
             await self.languages.know(player)  # their client's language, and any they chose
         except Exception:
             self.faults("cannot read or store the language of %s", player.key)
-        lang = self.languages.for_player(known.lang if known is not None else "en", player)
         # The turn this command was meant for: the one in play when it arrived.
         seen = known.turn_key if known is not None and known.game is not None else None
-        if len(text) > MAX_COMMAND:
-            return [self.languages.tell(channel, player, lang, "too_long", most=MAX_COMMAND)]
-        try:
-            command = parse_command(text)
-            check_numbers(command.args, longest=7 if command.verb in SETTING_VERBS else 4)
-        except CommandError as err:
-            return [note(channel, player, await self.languages.error(channel, err, player))]
-        except BadNumber as err:
+        problem = command.problem
+        if isinstance(problem, BadNumber):
             said = self.languages.for_player(await self.languages.safe(channel), player)
-            return [note(channel, player, self._number_out_of_range(said, command, err))]
+            return [note(channel, player, self._number_out_of_range(said, command, problem))]
+        if problem is not None and (not command.verb or command.verb == "replay"):
+            return [note(channel, player, await self.languages.error(channel, problem, player))]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
-            try:
-                check_syntax(command.verb, command.args)
-            except CommandError as err:
-                return [note(channel, player, await self.languages.error(channel, err, player))]
             try:
                 return await self.records.replay(channel, player, command.args)
             except Exception:
-                self.faults("replay %r failed in %s", shorten(text, 80), channel.key)
+                self.faults("replay %r failed in %s", shorten(command.source, 80), channel.key)
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "error")]
         async with self.tables.lock(channel.key):  # a failure is undone under the lock too
@@ -348,7 +352,8 @@ class GameManager:
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "busy")]
             except Exception:  # no exception ever reaches a user; the stored game is unchanged
-                self.faults("command %r failed in %s", shorten(text, 80), channel.key)
+                text = shorten(command.source or command.text, 80)
+                self.faults("command %r failed in %s", text, channel.key)
                 await self.store.reload_quietly(channel)
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "error")]

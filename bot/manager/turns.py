@@ -27,14 +27,15 @@ from bot.manager.state import (
 from bot.manager.tables import Tables
 from bot.manager.views import Views
 from bot.operations import note_turn, timed_solver
-from engine import Draft, Game, RummikubError, TurnOutcome
+from engine import Draft, Game, RummikubError, Tile, TurnOutcome
+from engine.actions import Action, Auto, Play, Undo
 from engine.ai import choose_move
 from engine.draft import NOTHING_TO_UNDO
 from engine.hints import hint_text
 from engine.messages import Msg
-from engine.notation import parse_tokens
+from engine.notation import TileToken, parse_tokens
 from engine.scoring import EndReason
-from engine.steps import apply_step
+from engine.steps import apply_action
 from engine.tiles import sort_tiles, tiles_text
 from storage import GameRepository
 
@@ -311,19 +312,19 @@ class Turns:
             table.draft = table.game.draft(seat)
         return table.draft
 
-    async def draft_step(self, table: LiveTable, seat: int, text: str) -> list[Reply]:
-        """One step of the draft (play, move, split, swap, arrange, auto, undo, reset), stored
-        before the panel shows it."""
+    async def draft_step(self, table: LiveTable, seat: int, action: Action) -> list[Reply]:
+        """One step of the draft (play, move, split, swap, arrange, auto, undo, reset), read
+        once at the edge into its engine action, stored before the panel shows it."""
         draft = self._draft_for(table, seat)
-        if text.split()[0] in ("undo", "u") and not draft.can_undo:
+        if isinstance(action, Undo) and not draft.can_undo:
             player = table.seats[seat].player
             assert player is not None  # only a person types undo
             lang = self._languages.for_player(table.lang, player)
             return [note(table.channel, player, say(lang, NOTHING_TO_UNDO))]
-        if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
-            await asyncio.to_thread(timed_solver("auto", apply_step), draft, text)
+        if isinstance(action, Auto):  # the solver may think for a while: off the event loop
+            await asyncio.to_thread(timed_solver("auto", apply_action), draft, action)
         else:
-            apply_step(draft, text)  # raises a one-sentence error and changes nothing
+            apply_action(draft, action)  # raises a one-sentence error and changes nothing
         if table.game_id is not None:
             table.version = await self._games.save_draft(
                 table.game_id, expected_version=table.version, draft=draft.steps
@@ -331,14 +332,18 @@ class Turns:
         return [await self._views.panel(table, seat)]
 
     async def place(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
-        """The panel's Place: the selected tiles to the chosen target, as a ``play`` step."""
+        """The panel's Place: the selected tiles to the chosen target, as a ``play`` step
+        (built from the selection, not from text)."""
         if not table.selection:
             lang = self._languages.for_player(table.lang, player)
             return [self._languages.tell(table.channel, player, lang, "nothing_selected")]
-        target = f" to {table.target}" if table.target else ""
-        text = f"play {' '.join(table.selection)}{target}"
+        tokens = tuple(
+            TileToken(Tile.parse(code), None, index, code)
+            for index, code in enumerate(table.selection, start=1)
+        )
+        action = Play(tokens, table.target)
         table.selection = []
-        return await self.draft_step(table, seat, text)
+        return await self.draft_step(table, seat, action)
 
     async def pick(self, table: LiveTable, seat: int, args: str) -> Reply:
         """Select (or unselect) rack tiles for the panel's Place."""

@@ -39,7 +39,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from bot.api import ChannelRef
-from bot.commands import CommandError, parse_command
+from bot.commands import CommandError
 from bot.logs import log_context
 from engine import Game, TurnOutcome
 from engine.errors import NotationError, RummikubError
@@ -193,14 +193,6 @@ def timed_solver(use: str, work: Callable[P, R], level: str = "") -> Callable[P,
     return run
 
 
-def verb_of(text: str) -> str:
-    """The verb a command's text names (a closed set), or ``unknown``."""
-    try:
-        return parse_command(text[:64]).verb
-    except CommandError:
-        return "unknown"
-
-
 def refusal_of(err: RummikubError) -> str:
     """The reason label of a rules or input error."""
     return "input" if isinstance(err, CommandError | NotationError) else "rules"
@@ -330,12 +322,13 @@ class BotMetrics:
     # ----- hooks (one line each where they are called) ---------------------------------------
 
     @contextmanager
-    def command(self, channel: ChannelRef, text: str, *, game: int | None) -> Iterator[None]:
-        """Count and time one command; what it logs carries its platform, channel and game."""
+    def command(self, channel: ChannelRef, verb: str, *, game: int | None) -> Iterator[None]:
+        """Count and time one command (``verb``: its verb, "" for a word that is none); what
+        it logs carries its platform, channel and game."""
         seen = _Scope(self)
         token = _scope.set(seen)
         started = time.perf_counter()
-        verb = verb_of(text)
+        verb = verb or "unknown"
         with log_context(platform=channel.platform, channel=channel.chat_id, game=game):
             try:
                 yield

@@ -78,6 +78,7 @@ async def played_match(place: Place) -> None:
         await h.say(BOB, "join")
         await h.say(ZOFIA, "addbot easy")
         await h.say(ZOFIA, "language me pl")
+        await h.say(ZOFIA, "notify on")  # a subscription, with her name
         await h.say(ZOFIA, "deal")
         await play_out(h, CHANNEL, [ZOFIA, BOB])
         await h.manager.handle(BOB, OTHER, "start games=1")
@@ -162,7 +163,7 @@ async def test_forget_leaves_no_trace_of_the_player_and_every_game_and_score_int
     done = forget(place, "test:u-zofia-987")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(
-        "Forgot test:u-zofia-987: 2 games, 1 match and 1 leaderboard row"
+        "Forgot test:u-zofia-987: 2 games, 1 match, 1 leaderboard row and 3 rating rows"
     ), done.stdout
     assert "Traceback" not in done.stderr
 

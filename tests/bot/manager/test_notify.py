@@ -39,7 +39,8 @@ async def test_notify_on_off_and_its_state_answer_privately(h: Harness) -> None:
         "Your notices for this channel are on; notify off stops them.",
         "Notices off: you will not be told when a game opens here.",
         "You had no notices for this channel; notify on turns them on.",
-        "Write notify on or notify off.",
+        "'notify' does not take 'sometimes'; nothing was changed. Write it like: notify on|off "
+        "(be told when a game opens in this channel).",
     ]
     (polish,) = await h.say(OLA, "notify on")
     assert polish.text.startswith("Powiadomienia włączone: gdy na tym kanale otworzy się gra")

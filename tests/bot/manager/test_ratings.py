@@ -130,7 +130,7 @@ async def test_leaderboard_shows_the_ladder_with_its_picture_and_still_the_win_c
         translate=translator("pl"),
     )
     said = texts(await h.say(BOB, "leaderboard everything"))
-    assert said.startswith("Write it like: leaderboard [wins]")
+    assert said.startswith("'leaderboard' does not take 'everything'; nothing was changed.")
 
 
 def _plain(row: LadderRow) -> LadderRow:
