@@ -1,11 +1,14 @@
 """The neutral contract between the game manager and the platform adapters.
 
 Identities are plain data; everything the bot says is a typed ``Reply`` that each adapter knows
-how to send. Adapters turn platform events into ``GameService.handle`` calls (command text, or a
-button's ``command``) and send back what it returns; replies caused by timers and AI turns arrive
-through the outbox callback the adapter registers. A reply that a stored turn announced carries
-its outbox keys (``Reply.delivers``); the adapter confirms them with ``confirm_delivery`` once
-the platform accepted the message, and what is never confirmed is sent again after a restart.
+how to send. Adapters turn platform events into a ``Command`` (``bot.commands.read_command``,
+read once at the edge) and hand it to ``GameService.handle``, then send back what it returns;
+replies caused by timers and AI turns arrive through the outbox callback the adapter registers.
+A reply that a stored turn announced carries its outbox keys (``Reply.delivers``); the adapter
+reports each send's outcome (``report_sent``: delivered, refused for good, failed for now), and
+what no platform accepted is sent again. ``GameService`` is everything an adapter may use of the
+manager: ``tests/bot/test_contract.py`` fails on any other member an adapter reads, and on any
+``getattr`` of the service.
 """
 
 from __future__ import annotations
@@ -13,10 +16,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol
 
-from bot.commands import CommandError, parse_command
+from bot.commands import Command
+from bot.i18n import LANGUAGES
 from bot.logs import log_internal
+
+if TYPE_CHECKING:
+    from bot.operations.metrics import BotMetrics
+    from storage.messages import MessageSlots
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,51 +154,176 @@ class BatchOutbox(Protocol):
     async def many(self, replies: Sequence[Reply]) -> None: ...
 
 
+ServerChannels = Callable[[ChannelRef], Awaitable[Sequence[str]]]
+"""The other channels of a channel's server or group (a Discord guild's text channels)."""
+
+ServerOf = Callable[[ChannelRef], Awaitable[str | None]]
+"""The server (Discord guild) a channel belongs to, if the platform knows it."""
+
+
+class Sent(Enum):
+    """What a platform said to a message that carried outbox entries."""
+
+    DELIVERED = "delivered"  # accepted: never sent again
+    REFUSED = "refused"  # refused for good (the chat is gone, the bot was removed): given up
+    FAILED = "failed"  # failed for now (a timeout, a 5xx, a rate limit): sent again later
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """What an adapter may know of a channel's table without its tiles: the phase, the
+    channel's language, the turn timer and hints, and whether the asking player sits there and
+    is to play."""
+
+    phase: str  # lobby | playing
+    lang: str
+    turn_seconds: int
+    hints: bool
+    seated: bool
+    to_play: bool
+
+
 class GameService(Protocol):
-    """What an adapter needs from the game manager."""
+    """Everything an adapter may use of the game manager (``bot.manager.GameManager``
+    implements it). Reads of live games take the channel's lock inside."""
+
+    # ----- commands ------------------------------------------------------------------------
 
     async def handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+        self,
+        player: PlayerRef,
+        channel: ChannelRef,
+        command: str | Command,
+        *,
+        admin: bool = False,
     ) -> list[Reply]:
-        """Run one command (typed or from a button) and return the replies it causes."""
+        """Run one command (a ``Command`` read at the edge, or text, read here) and return
+        the replies it causes; never raises for user input."""
         ...
+
+    def opens_new_lobby(self, channel: ChannelRef, command: Command) -> bool:
+        """Whether ``command``, about to run in ``channel``, opens a new lobby (a new message at
+        the bottom, and a new table after it)."""
+        ...
+
+    def has_table(self, channel: ChannelRef) -> bool:
+        """Whether ``channel`` has a lobby or a game open in this process's memory."""
+        ...
+
+    async def summary(self, channel: ChannelRef, player: PlayerRef) -> TableSummary | None:
+        """The channel's table as ``TableSummary`` for ``player`` (None: no table)."""
+        ...
+
+    # ----- where replies go ----------------------------------------------------------------
 
     def set_outbox(self, outbox: Outbox, *, platform: str | None = None) -> None:
         """Register where replies caused by timers and AI turns are sent (per platform)."""
         ...
 
+    async def report(self, keys: Sequence[str], outcome: Sent) -> None:
+        """What the platform said to the messages carrying these outbox entries
+        (``Reply.delivers``); cheap, the writes happen in the background."""
+        ...
+
     async def delivered(self, keys: Sequence[str]) -> None:
-        """The platform accepted the messages carrying these outbox entries (``Reply.delivers``):
-        they are not sent again after a restart. Cheap; the write happens in the background."""
+        """``report(keys, Sent.DELIVERED)``."""
+        ...
+
+    # ----- languages -----------------------------------------------------------------------
+
+    async def language(self, channel: ChannelRef) -> str:
+        """The language the bot speaks in ``channel``."""
+        ...
+
+    async def language_for(self, player: PlayerRef, channel: ChannelRef) -> str:
+        """The language ``player`` reads privately in ``channel`` (for an adapter's own
+        private sentences)."""
+        ...
+
+    # ----- what adapters read and tell -----------------------------------------------------
+
+    async def completions(self, player: PlayerRef, channel: ChannelRef) -> Completions:
+        """Autocomplete data: the player's rack tiles and the numbered melds they see."""
+        ...
+
+    def set_server_channels(self, platform: str, lookup: ServerChannels) -> None:
+        """How ``stats`` finds the other channels of a channel's server or group."""
+        ...
+
+    def set_server_of(self, platform: str, lookup: ServerOf) -> None:
+        """How ratings learn a channel's server (Discord guild): one ladder per server."""
+        ...
+
+    def set_notice_style(self, platform: str, style: str) -> None:
+        """How subscribers on ``platform`` are told a lobby opened (``mention``, ``private``)."""
+        ...
+
+    @property
+    def messages(self) -> MessageSlots | None:
+        """Where adapters keep the ids of the messages they edit in place (the lobby, table,
+        racks and panels), across restarts and processes; None: the adapter keeps them
+        itself."""
+        ...
+
+    @property
+    def metrics(self) -> BotMetrics | None:
+        """The process's Prometheus metrics (adapters count their platform API calls); None:
+        nothing is counted."""
+        ...
+
+    # ----- a game nobody waits for while it is closed (the terminal) -----------------------
+
+    def hold_clock(self, channel: ChannelRef) -> None:
+        """Load the channel's game without running its clock until ``start_clock``."""
+        ...
+
+    async def pause_clock(self, channel: ChannelRef) -> None:
+        """Stop the channel's turn clock, storing the time left."""
+        ...
+
+    async def start_clock(self, channel: ChannelRef) -> None:
+        """Give a stopped clock its time left back and arm the timers."""
         ...
 
 
-async def confirm_delivery(service: object, replies: Sequence[Reply]) -> None:
-    """Tell ``service`` that ``replies`` reached their platform (a service without
-    ``delivered``, such as a test double, keeps no outbox). Never raises."""
+async def report_sent(service: GameService, replies: Sequence[Reply], outcome: Sent) -> None:
+    """Tell ``service`` what the platform said to ``replies`` (the outbox entries they carry).
+    Never raises: a failure here is a bug, logged; the entries are then sent again (at least
+    once)."""
     keys = [key for reply in replies for key in reply.delivers]
-    delivered = getattr(service, "delivered", None)
-    if not keys or delivered is None:
+    if not keys:
         return
     try:
-        await delivered(keys)
-    except Exception:  # a bug; the entries are sent again after a restart: at least once
-        log_internal(logging.getLogger(__name__), "could not confirm %d outbox entries", len(keys))
+        await service.report(keys, outcome)
+    except Exception:
+        log_internal(logging.getLogger(__name__), "could not report %d outbox entries", len(keys))
 
 
-def opens_new_lobby(service: object, channel: ChannelRef, text: str) -> bool:
-    """Whether ``text``, about to run in ``channel``, opens a new lobby (a new message at the
-    bottom, and a new table after it): ``start``, or ``rematch`` where no table is open (in
-    its own waiting lobby, Rematch only confirms). Asks the service's ``has_table``; a
-    service without it never gets a rematch lobby of its own."""
+async def confirm_delivery(service: GameService, replies: Sequence[Reply]) -> None:
+    """``report_sent(service, replies, Sent.DELIVERED)``: the platform accepted them."""
+    await report_sent(service, replies, Sent.DELIVERED)
+
+
+async def channel_language(service: GameService, channel: ChannelRef) -> str:
+    """The language ``service`` speaks in ``channel``, for an adapter's own sentences (English
+    when even that cannot be read: an apology must not fail)."""
     try:
-        verb = parse_command(text).verb
-    except CommandError:
-        return False
-    if verb == "start":
-        return True
-    has_table = getattr(service, "has_table", None)
-    return verb == "rematch" and callable(has_table) and not has_table(channel)
+        lang = await service.language(channel)
+    except Exception:  # an adapter's apology must not fail on a settings read
+        log_internal(logging.getLogger(__name__), "cannot read the language of %s", channel.key)
+        return "en"
+    return lang if lang in LANGUAGES else "en"
+
+
+async def private_language(service: GameService, player: PlayerRef, channel: ChannelRef) -> str:
+    """The language ``player`` reads privately in ``channel``, for an adapter's own private
+    sentences (English when it cannot be read)."""
+    try:
+        lang = await service.language_for(player, channel)
+    except Exception:  # an adapter's apology must not fail on a settings read
+        log_internal(logging.getLogger(__name__), "cannot read the language of %s", player.key)
+        return "en"
+    return lang if lang in LANGUAGES else "en"
 
 
 def split_text(text: str, limit: int) -> list[str]:

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.i18n import pl_engine, pl_pictures, ratings
-from bot.logs import log_internal
 from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
-
-if TYPE_CHECKING:
-    from bot.api import ChannelRef, PlayerRef
 
 log = logging.getLogger(__name__)
 
@@ -516,34 +512,6 @@ def translator(lang: str) -> Translate:
 def say(lang: str, message: Renderable) -> str:
     """A rules error or an engine/renderer message, in ``lang``."""
     return message.render(translator(lang))
-
-
-async def channel_language(service: object, channel: ChannelRef) -> str:
-    """The language ``service`` speaks in ``channel``, for an adapter's own sentences: its
-    ``language(channel)`` when it has one (``GameManager`` does), else English."""
-    language = getattr(service, "language", None)
-    if language is None:
-        return "en"
-    try:
-        lang = await language(channel)
-    except Exception:  # an adapter's apology must not fail on a settings read
-        log_internal(log, "cannot read the language of %s", channel.key)
-        return "en"
-    return lang if lang in LANGUAGES else "en"
-
-
-async def private_language(service: object, player: PlayerRef, channel: ChannelRef) -> str:
-    """The language ``player`` reads privately in ``channel``, for an adapter's own private
-    sentences: the service's ``language_for`` when it has one, else the channel's."""
-    language_for = getattr(service, "language_for", None)
-    if language_for is None:
-        return await channel_language(service, channel)
-    try:
-        lang = await language_for(player, channel)
-    except Exception:  # an adapter's apology must not fail on a settings read
-        log_internal(log, "cannot read the language of %s", player.key)
-        return "en"
-    return lang if lang in LANGUAGES else "en"
 
 
 def known_language(locale: object) -> str | None:

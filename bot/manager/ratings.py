@@ -5,9 +5,7 @@ group: ``storage.ratings``)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from bot.api import Button, ChannelRef, Image, PlayerRef, Reply
+from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, ServerOf
 from bot.i18n import t
 from bot.manager.faults import Faults
 from bot.manager.state import note
@@ -18,7 +16,6 @@ from storage import Database, RatingEntry
 from storage.rating_reads import TREND_GAMES
 from storage.skill import PROVISIONAL_GAMES, person_entity
 
-ServerOf = Callable[[ChannelRef], Awaitable[str | None]]
 """The id of the server (a Discord guild) a channel belongs to, or None when not known."""
 
 LADDER_ROWS = 10

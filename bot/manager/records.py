@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.api import Button, ChannelRef, File, Image, PlayerRef, Reply
+from bot.api import Button, ChannelRef, File, Image, PlayerRef, Reply, ServerChannels
 from bot.commands import parse_number, shorten
 from bot.i18n import t, translator
 from bot.manager.languages import Languages
 from bot.manager.ratings import Ratings
-from bot.manager.state import ServerChannels, note
+from bot.manager.state import note
 from bot.presenter import Presenter
 from renderers.scoreline import scoreline_view
 from storage import Database

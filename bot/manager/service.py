@@ -12,7 +12,17 @@ import socket
 import uuid
 from collections.abc import Sequence
 
-from bot.api import ChannelRef, Completions, Outbox, PlayerRef, Reply
+from bot.api import (
+    ChannelRef,
+    Completions,
+    Outbox,
+    PlayerRef,
+    Reply,
+    Sent,
+    ServerChannels,
+    ServerOf,
+    TableSummary,
+)
 from bot.commands import (
     BadNumber,
     Command,
@@ -29,7 +39,7 @@ from bot.manager.faults import Faults
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
 from bot.manager.notices import Notices
-from bot.manager.ratings import Ratings, ServerOf
+from bot.manager.ratings import Ratings
 from bot.manager.records import Records
 from bot.manager.resend import Resender
 from bot.manager.routes import Router, build_routes
@@ -39,7 +49,6 @@ from bot.manager.state import (
     MAX_COMMAND,
     SETTING_VERBS,
     LiveTable,
-    ServerChannels,
     log,
     note,
 )
@@ -58,6 +67,7 @@ from storage import (
     GameRepository,
     LobbyRepository,
     MatchRepository,
+    MessageSlots,
     PlayerLanguageRepository,
     StatsRepository,
 )
@@ -204,9 +214,38 @@ class GameManager:
         self.delivery.register(outbox, platform=platform)
         self.resender.start()
 
+    async def report(self, keys: Sequence[str], outcome: Sent) -> None:
+        """What the platform said to the messages carrying these outbox entries: accepted or
+        refused for good, they are not sent again; failed for now, they stay unconfirmed and
+        are sent again (after a restart, or by a sweep)."""
+        if outcome is not Sent.FAILED:
+            await self.resender.delivered(keys)
+
     async def delivered(self, keys: Sequence[str]) -> None:
         """The platform accepted the messages carrying these outbox entries."""
-        await self.resender.delivered(keys)
+        await self.report(keys, Sent.DELIVERED)
+
+    async def summary(self, channel: ChannelRef, player: PlayerRef) -> TableSummary | None:
+        """The channel's table as an adapter may know it (no tiles), under its lock."""
+        async with self.tables.lock(channel.key):
+            table = self.tables.of(channel)
+            if table is None:
+                return None
+            seat = table.seat_of(player)
+            game = table.game
+            return TableSummary(
+                phase=table.phase,
+                lang=table.lang,
+                turn_seconds=table.rules.turn_seconds,
+                hints=table.rules.hints,
+                seated=seat is not None,
+                to_play=game is not None and not game.finished and seat == game.current,
+            )
+
+    @property
+    def messages(self) -> MessageSlots:
+        """The ids of the messages adapters edit in place, kept in the database."""
+        return self.db.messages
 
     async def flush_confirmed(self) -> None:
         """Wait until every delivery confirmation so far is written."""

@@ -4,7 +4,6 @@ the small rules of seats and quotes every room of the manager shares."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -197,9 +196,6 @@ def parse_away(value: str) -> tuple[bool, int | None]:
     if number is not None and 1 <= number <= AWAY_MOST:
         return True, number
     return False, None
-
-
-ServerChannels = Callable[[ChannelRef], Awaitable[Sequence[str]]]
 
 
 class RummikubErrorText(RummikubError):

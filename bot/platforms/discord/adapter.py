@@ -39,11 +39,13 @@ from bot.api import (
     PlayerRef,
     Reply,
     Select,
+    channel_language,
     confirm_delivery,
-    opens_new_lobby,
+    private_language,
     split_text,
 )
-from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
+from bot.commands import read_command
+from bot.i18n import locale_language, pl_menus, t
 from bot.operations.platforms import watch_discord
 from engine.ai import AI_LEVELS
 from storage import Database
@@ -474,7 +476,7 @@ class ReplySender:
     dm_closed: dict[str, float] = field(default_factory=dict)
     told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
     language: Callable[[ChannelRef], Awaitable[str]] | None = None
-    service: object | None = None  # told which outbox entries reached Discord
+    service: GameService | None = None  # told which outbox entries reached Discord
 
     async def deliver(self, replies: Sequence[Reply], ctx: Invocation | None = None) -> None:
         """Send each reply; one that Discord accepted confirms its outbox entries."""
@@ -484,7 +486,7 @@ class ReplySender:
                     sent = await self._public(reply, ctx)
                 else:
                     sent = await self._private(reply, ctx)
-                if sent and reply.delivers:
+                if sent and reply.delivers and self.service is not None:
                     await confirm_delivery(self.service, [reply])
             except Exception as error:  # one bad reply must not stop the others or the game
                 if isinstance(error, discord.HTTPException):
@@ -868,16 +870,19 @@ class RummikubCog(
         channel = ChannelRef(PLATFORM, chan)
         if interaction.guild_id is not None:
             self._guild_of[chan] = interaction.guild_id
+        command = read_command(text)
         ctx = Invocation(
             interaction,
             player,
             text,
             clicked,
             thinking=interaction.type is not discord.InteractionType.component,
-            opens_lobby=opens_new_lobby(self.service, channel, text),
+            opens_lobby=self.service.opens_new_lobby(channel, command),
         )
         try:
-            replies = await self.service.handle(player, channel, text, admin=is_admin(interaction))
+            replies = await self.service.handle(
+                player, channel, command, admin=is_admin(interaction)
+            )
         except Exception:
             log.exception("the game service failed on %r", text)
             replies = None

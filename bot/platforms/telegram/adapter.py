@@ -59,11 +59,12 @@ from bot.api import (
     Image,
     PlayerRef,
     Reply,
+    channel_language,
     confirm_delivery,
-    opens_new_lobby,
+    private_language,
 )
-from bot.commands import MINE, CommandError, parse_command
-from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
+from bot.commands import MINE, CommandError, parse_command, read_command
+from bot.i18n import locale_language, pl_menus, t
 from bot.operations.platforms import observed_application
 from bot.platforms.telegram.pacing import Limits, Pacer
 from bot.platforms.telegram.render import (
@@ -727,10 +728,11 @@ class TelegramAdapter:
 
     async def _handle(self, player: PlayerRef, channel: ChannelRef, text: str) -> list[Reply]:
         admin = await self._is_admin(channel, player)
-        if opens_new_lobby(self.service, channel, text) and not opens_lobby(text):
+        command = read_command(text)
+        if self.service.opens_new_lobby(channel, command) and command.verb != "start":
             self._rematch_lobbies.add(channel.chat_id)  # _send_all posts its lobby anew
         try:
-            return list(await self.service.handle(player, channel, text, admin=admin))
+            return list(await self.service.handle(player, channel, command, admin=admin))
         except Exception:
             log.exception("Telegram: the game failed on %r from %s", text, player.key)
             lang = await channel_language(self.service, channel)

@@ -16,6 +16,7 @@ import pytest
 from discord import app_commands
 
 from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, Select, SelectOption
+from bot.commands import Command
 from bot.i18n import t
 from bot.platforms.discord.adapter import (
     SETTINGS,
@@ -28,6 +29,7 @@ from bot.platforms.discord.adapter import (
     invite_url,
     make_custom_id,
 )
+from tests.bot.doubles import StandIn, as_text
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.
@@ -50,10 +52,11 @@ class Call:
     admin: bool
 
 
-class ScriptedService:
+class ScriptedService(StandIn):
     """A stand-in GameService: just enough behaviour to exercise the adapter's duties."""
 
     def __init__(self, rack_size: int = 14) -> None:
+        super().__init__()
         self.calls: list[Call] = []
         self.seats: list[PlayerRef] = []
         self.rack_size = rack_size
@@ -107,9 +110,10 @@ class ScriptedService:
             slot="panel",
         )
 
-    async def handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+    async def handle(  # type: ignore[override]  # scripted by the command's text
+        self, player: PlayerRef, channel: ChannelRef, text: str | Command, *, admin: bool = False
     ) -> list[Reply]:
+        text = as_text(text)
         self.calls.append(Call(player, channel, text, admin))
         verb, _, rest = text.partition(" ")
         if verb == "start":

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.api import ChannelRef, Outbox, PlayerRef, Reply
+from bot.commands import Command
 from bot.manager import GameManager
 from bot.platforms.discord.adapter import TEXT_STALE_BUTTON, RummikubBot
 from bot.presenter import Presenter
@@ -23,6 +24,7 @@ from bot.scheduler import ManualScheduler
 from engine import Game
 from engine.solver import solve
 from storage import Database
+from tests.bot.doubles import as_text
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
 from tests.storage.scratch import scratch_schema
 
@@ -46,9 +48,9 @@ class Recording:
         self.private.extend(r for r in replies if r.private_to is not None)
 
     async def handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+        self, player: PlayerRef, channel: ChannelRef, text: str | Command, *, admin: bool = False
     ) -> list[Reply]:
-        self.commands.append((player.display_name, text))
+        self.commands.append((player.display_name, as_text(text)))
         replies = await self.manager.handle(player, channel, text, admin=admin)
         self._note(replies)
         return replies

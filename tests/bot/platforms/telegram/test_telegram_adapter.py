@@ -19,11 +19,12 @@ import pytest
 from PIL import Image as PILImage
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
-from bot.commands import ALL_VERBS, parse_command
+from bot.commands import ALL_VERBS, Command, parse_command
 from bot.platforms.telegram import TelegramAdapter, TelegramConfig, run_telegram
 from bot.platforms.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
 from bot.platforms.telegram.pacing import Limits
 from bot.platforms.telegram.render import MAX_CALLBACK, split_text, to_html
+from tests.bot.doubles import StandIn, as_text
 from tests.fakes.telegram_api import FakeTelegram
 
 # PTB 22 flags RetryAfter.retry_after as changing type when it is read.
@@ -39,10 +40,11 @@ def png(color: str) -> bytes:
     return buffer.getvalue()
 
 
-class TinyGame:
+class TinyGame(StandIn):
     """Join, then take turns with Done; each player has a secret rack shown only privately."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls: list[tuple[str, str, str, bool]] = []
         self.players: list[PlayerRef] = []
         self.turn = 0
@@ -84,9 +86,10 @@ class TinyGame:
             mentions=(current,) if current else (),
         )
 
-    async def handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+    async def handle(  # type: ignore[override]  # scripted by the command's text
+        self, player: PlayerRef, channel: ChannelRef, text: str | Command, *, admin: bool = False
     ) -> list[Reply]:
+        text = as_text(text)
         self.calls.append((player.user_id, channel.chat_id, text, admin))
         verb, _, rest = text.partition(" ")
         if verb == "new":

@@ -18,8 +18,10 @@ import pytest
 from PIL import Image as PILImage
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply
+from bot.commands import Command
 from bot.platforms.telegram import TelegramAdapter, TelegramConfig
 from bot.platforms.telegram.pacing import Limits
+from tests.bot.doubles import StandIn, as_text
 from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -35,10 +37,11 @@ def png(shade: int) -> bytes:
     return buffer.getvalue()
 
 
-class TurnGame:
+class TurnGame(StandIn):
     """Two or more seats taking turns with Done; every command is recorded as it arrives."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.players: list[PlayerRef] = []
         self.turn = 0
         self.seen: list[str] = []
@@ -72,9 +75,10 @@ class TurnGame:
             slot="table",
         )
 
-    async def handle(
-        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
+    async def handle(  # type: ignore[override]  # scripted by the command's text
+        self, player: PlayerRef, channel: ChannelRef, text: str | Command, *, admin: bool = False
     ) -> list[Reply]:
+        text = as_text(text)
         self.seen.append(text)
         verb, _, rest = text.partition(" ")
         gate = self.gates.get(verb)
