@@ -148,8 +148,8 @@ class GameManager:
         self.timers = Timers(
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
         )
-        self.metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
-        self.deadlines.connect(self.metrics.job(self.timers.run))  # each job counted
+        self._metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
+        self.deadlines.connect(self._metrics.job(self.timers.run))  # each job counted
         self.resender = Resender(
             db,
             self.tables,
@@ -241,6 +241,11 @@ class GameManager:
                 seated=seat is not None,
                 to_play=game is not None and not game.finished and seat == game.current,
             )
+
+    @property
+    def metrics(self) -> BotMetrics:
+        """This manager's Prometheus metrics (``bot.operations``)."""
+        return self._metrics
 
     @property
     def messages(self) -> MessageSlots:

@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.api import ChannelRef, PlayerRef, Reply, confirm_delivery
-from bot.commands import KNOWN_VERBS, CommandError, parse_command, shorten
+from bot.api import ChannelRef, GameService, PlayerRef, Reply, TableSummary, confirm_delivery
+from bot.commands import KNOWN_VERBS, Command, read_command, shorten
 from bot.i18n import duration, say, t
-from bot.manager import GameManager
 from engine.messages import Msg
 
 PROMPT = "> "
@@ -36,7 +35,7 @@ class TerminalAdapter:
 
     def __init__(
         self,
-        manager: GameManager,
+        manager: GameService,
         *,
         name: str = "Player",
         channel: str = "local",
@@ -126,7 +125,7 @@ class TerminalAdapter:
             path = folder / f"{Path(name).stem}-{number}{Path(name).suffix}"
         return path
 
-    async def send(self, text: str) -> list[Reply]:
+    async def send(self, text: str | Command) -> list[Reply]:
         self._said_privately = None  # a new command: whatever it answers is shown
         replies = await self.manager.handle(self.player, self.channel, text, admin=True)
         self.show(replies)
@@ -135,21 +134,24 @@ class TerminalAdapter:
 
     @property
     def playing(self) -> bool:
-        return self.channel.key in self.manager.tables
+        """Whether this terminal's channel has a lobby or a game open."""
+        return self.manager.has_table(self.channel)
+
+    async def _summary(self) -> TableSummary | None:
+        return await self.manager.summary(self.channel, self.player)
 
     async def setup(self, ai: Sequence[str], settings: Sequence[str]) -> None:
         """Open the table, add the AI seats and deal (or continue a stored game, showing the
         draft of a turn that was under way)."""
-        table = self.manager.tables.get(self.channel.key)
+        table = await self._summary()
         if table is not None and table.phase == "lobby":
             await self.send("cancel")  # a lobby left by a crash: open it again as asked
         if self.playing:
             self.out.write(await self._say("terminal_continue"))
             await self.manager.start_clock(self.channel)  # the time left it was closed with
             await self.send("table")
-            table = self.manager.tables[self.channel.key]
-            seat = table.seat_of(self.player)
-            on_turn = table.game is not None and seat == table.game.current
+            table = await self._summary()
+            on_turn = table is not None and table.to_play
             await self.send("panel" if on_turn else "rack")
         else:
             await self.manager.start_clock(self.channel)  # nothing held any more
@@ -161,14 +163,13 @@ class TerminalAdapter:
 
     async def _tell_settings(self) -> None:
         """The turn timer and hints of this match, and how to choose others next time."""
-        table = self.manager.tables.get(self.channel.key)
+        table = await self._summary()
         if table is None:
             return
         lang = table.lang
-        hints = t(lang, "setting_on" if table.rules.hints else "setting_off")
+        hints = t(lang, "setting_on" if table.hints else "setting_off")
         self.out.write(
-            t(lang, "terminal_settings", time=duration(table.rules.turn_seconds), hints=hints)
-            + "\n"
+            t(lang, "terminal_settings", time=duration(table.turn_seconds), hints=hints) + "\n"
         )
 
     async def loop(self, stdin: LineReader, *, stop: asyncio.Event | None = None) -> int:
@@ -197,15 +198,16 @@ class TerminalAdapter:
                 return 0
             if not text:
                 continue
-            verb = _verb(text)
+            command = read_command(text)  # read once: the terminal and the manager share it
+            verb = command.verb or None
             # cancel and leave ask before they end the match (the manager asks, as on every
             # platform; its question says what to type: cancel yes)
             if verb is None and await self._meant_terminal_word(text):
                 continue
-            if verb == "hint" and self._hints_off():
+            if verb == "hint" and await self._hints_off():
                 self.out.write(await self._say("terminal_hint_off"))
                 continue
-            await self.send(text)
+            await self.send(command)
             await self._advise(verb, text)
         if stop.is_set():
             self.out.write("\n" + await self._bye())
@@ -213,13 +215,13 @@ class TerminalAdapter:
         self.out.write(await self._say("terminal_over"))
         return 0
 
-    def _in_match(self) -> bool:
-        table = self.manager.tables.get(self.channel.key)
+    async def _in_match(self) -> bool:
+        table = await self._summary()
         return table is not None and table.phase == "playing"
 
-    def _hints_off(self) -> bool:
-        table = self.manager.tables.get(self.channel.key)
-        return table is not None and not table.rules.hints
+    async def _hints_off(self) -> bool:
+        table = await self._summary()
+        return table is not None and not table.hints
 
     async def _bye(self) -> str:
         """Goodbye, and how to continue: the same command, or without ``--new`` (which would
@@ -244,7 +246,7 @@ class TerminalAdapter:
         if verb == "help" and len(text.split()) == 1:
             help_key = "terminal_help_new" if self.started_new else "terminal_help"
             self.out.write(await self._say(help_key))
-        elif verb == "settings" and len(text.split()) > 1 and self._in_match():
+        elif verb == "settings" and len(text.split()) > 1 and await self._in_match():
             self.out.write(await self._say("terminal_restart_tip"))
 
     async def _say(self, message: str) -> str:
@@ -275,14 +277,6 @@ def _last_saved(folder: Path) -> int:
         return 0
     numbers = [int(m.group(1)) for m in map(SAVED_IMAGE.match, names) if m is not None]
     return max(numbers, default=0)
-
-
-def _verb(text: str) -> str | None:
-    """The command's verb, or None when the line is not a command (the manager says why)."""
-    try:
-        return parse_command(text).verb
-    except CommandError:
-        return None
 
 
 class LineReader:

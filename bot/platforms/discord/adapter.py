@@ -26,7 +26,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -35,6 +35,7 @@ from discord.ext import commands
 from bot.api import (
     Button,
     ChannelRef,
+    Completions,
     GameService,
     PlayerRef,
     Reply,
@@ -48,7 +49,6 @@ from bot.commands import read_command
 from bot.i18n import locale_language, pl_menus, t
 from bot.operations.platforms import watch_discord
 from engine.ai import AI_LEVELS
-from storage import Database
 from storage.messages import MessageSlots
 
 PLATFORM = "discord"
@@ -99,48 +99,6 @@ TEXT_NO_POST = t("en", "no_post")
 
 def dm_closed_notice(user_id: int, lang: str = "en") -> str:
     return t(lang, "dm_closed", mention=f"<@{user_id}>")
-
-
-@dataclass(frozen=True, slots=True)
-class Completions:
-    """What autocomplete offers the invoker: their rack tiles and the table's melds."""
-
-    rack: tuple[str, ...] = ()
-    melds: tuple[tuple[int, str], ...] = ()
-
-
-@runtime_checkable
-class CompletionSource(Protocol):
-    """Optional extra a GameService may offer for autocomplete (read-only, fast)."""
-
-    async def completions(self, player: PlayerRef, channel: ChannelRef) -> Completions: ...
-
-
-def manager_completions(service: object, player: PlayerRef, channel: ChannelRef) -> Completions:
-    """Autocomplete data read from a ``GameManager``'s live table, for managers without a
-    ``completions`` method: the invoker's rack (their draft's, on their turn) and the numbered
-    melds they see. Read-only; a missing table or seat gives nothing."""
-    tables = getattr(service, "tables", None)
-    table = tables.get(channel.key) if isinstance(tables, dict) else None
-    game = getattr(table, "game", None)
-    if table is None or game is None or getattr(game, "finished", True):
-        return Completions()
-    seat = table.seat_of(player)
-    draft = table.draft if table.draft is not None and table.draft.seat == seat else None
-    if draft is not None:
-        rack = draft.rack
-        melds = [slot.tiles for slot in draft.slots]
-    else:
-        rack = game.players[seat].rack if seat is not None else ()
-        melds = [meld.tiles for meld in game.table]
-    return Completions(
-        rack=tuple(str(tile) for tile in rack),
-        melds=tuple(
-            (number, " ".join(str(tile) for tile in tiles))
-            for number, tiles in enumerate(melds, start=1)
-            if tiles
-        ),
-    )
 
 
 # --- custom ids and components ---------------------------------------------------------------
@@ -817,12 +775,8 @@ class RummikubCog(
         self.sender = ReplySender(bot, language=self._language, store=messages, service=service)
         service.set_outbox(self.sender.outbox, platform=PLATFORM)
         self._guild_of: dict[str, int] = {}  # channel id -> its guild, as interactions tell
-        set_channels = getattr(service, "set_server_channels", None)
-        if set_channels is not None:
-            set_channels(PLATFORM, self.server_channels)
-        set_server = getattr(service, "set_server_of", None)  # one rating ladder per guild
-        if set_server is not None:
-            set_server(PLATFORM, self.server_of)
+        service.set_server_channels(PLATFORM, self.server_channels)
+        service.set_server_of(PLATFORM, self.server_of)  # one rating ladder per guild
 
     async def server_of(self, channel: ChannelRef) -> str | None:
         """The guild ``channel`` belongs to, as its interactions or the gateway's cache tell
@@ -938,11 +892,7 @@ class RummikubCog(
         player = player_of(interaction.user)
         channel = ChannelRef(PLATFORM, str(interaction.channel_id))
         try:
-            if isinstance(self.service, CompletionSource):
-                return await asyncio.wait_for(
-                    self.service.completions(player, channel), timeout=2.0
-                )
-            return manager_completions(self.service, player, channel)
+            return await asyncio.wait_for(self.service.completions(player, channel), timeout=2.0)
         except Exception:
             log.exception("autocomplete failed")
             return Completions()
@@ -1326,7 +1276,7 @@ class RummikubTree(app_commands.CommandTree[Any]):
                 await interaction.response.autocomplete([])
                 return
             lang = locale_language(interaction.locale)
-            service = getattr(self.client, "service", None)
+            service = self.client.service if isinstance(self.client, RummikubBot) else None
             if service is not None and interaction.guild_id is not None:
                 channel = ChannelRef(PLATFORM, str(interaction.channel_id))
                 lang = await channel_language(service, channel)
@@ -1365,10 +1315,7 @@ class RummikubBot(commands.AutoShardedBot):
         watch_discord(self, service)  # API calls counted, readiness (bot.operations)
         self.sync_commands = sync_commands
         self.guild_ids = list(guild_ids)
-        if messages is None:
-            db = getattr(service, "db", None)  # the game manager's database, when it has one
-            messages = MessageSlots(db) if isinstance(db, Database) else None
-        self.messages = messages
+        self.messages = messages if messages is not None else service.messages
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)

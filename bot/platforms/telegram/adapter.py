@@ -81,7 +81,6 @@ from bot.platforms.telegram.render import (
     to_html,
 )
 from bot.platforms.telegram.state import TelegramState
-from storage import Database
 from storage.messages import MessageSlots
 
 log = logging.getLogger(__name__)
@@ -330,10 +329,7 @@ class TelegramAdapter:
         self.config = config
         self.state = state if state is not None else TelegramState(config.state_path)
         self.codes = CallbackCodes(self.state)
-        if messages is None:
-            db = getattr(service, "db", None)
-            messages = MessageSlots(db) if isinstance(db, Database) else None
-        self.messages = messages
+        self.messages = messages if messages is not None else service.messages
         # (game chat, slot, owner) -> the messages showing it; owner "" for the group's own
         self._records: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         builder = (
@@ -364,9 +360,7 @@ class TelegramAdapter:
         self._in_flight = 0
         self._stopped = False
         self._add_handlers()
-        set_style = getattr(service, "set_notice_style", None)
-        if set_style is not None:  # notify: a private notice with a Join link each
-            set_style(PLATFORM, "private")
+        service.set_notice_style(PLATFORM, "private")  # notify: a private notice, a Join link
 
     # --- lifecycle ---------------------------------------------------------------------------
 
