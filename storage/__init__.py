@@ -23,6 +23,7 @@ from storage.records import (
     StoredGame,
     StoredMatch,
 )
+from storage.secrets import ServerSecrets
 from storage.settings import SettingsRepository
 from storage.stats import StatsRepository
 
@@ -45,6 +46,7 @@ __all__ = [
     "PlayerLanguageRepository",
     "PlayerRecord",
     "Seat",
+    "ServerSecrets",
     "SettingsRepository",
     "Standing",
     "StatsRepository",

@@ -15,6 +15,9 @@ from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from bot.config import BotSettings
+    from bot.manager import GameManager
+    from bot.web import BoardServer
+    from storage import Database
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -56,6 +59,11 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
             default=None,
             help="database URL (default: DATABASE_URL or sqlite file rummikub.db)",
         )
+    parser.add_argument(
+        "--board",
+        action="store_true",
+        help="also serve your turn as a drag-and-drop web board on 127.0.0.1 and print its link",
+    )
     parser.add_argument("--new", action="store_true", help="cancel an unfinished terminal game")
     parser.add_argument("--no-color", action="store_true", help="plain text without colours")
 
@@ -139,14 +147,36 @@ async def _play(
         )
         await manager.resume()
         await manager.presenter.warm_up()
+        board = await _start_board(config, manager, db) if args.board else None
         terminal = TerminalAdapter(manager, name=args.name, save_png=args.save_png)
-        if args.new and terminal.playing:
-            await terminal.send("cancel")
-        await terminal.setup(ai, settings)
-        code = await terminal.loop(await stdin_reader(), stop=stop)
+        if board is not None:
+            links = board.links
+            terminal.board_link = lambda: links.link(terminal.player, terminal.channel)
+        try:
+            if args.new and terminal.playing:
+                await terminal.send("cancel")
+            await terminal.setup(ai, settings)
+            terminal.show_board_link()
+            code = await terminal.loop(await stdin_reader(), stop=stop)
+        finally:
+            if board is not None:
+                await board.stop()
         await manager.close()
         return code
     finally:
         await db.close()
         for number in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(number)
+
+
+async def _start_board(config: BotSettings, manager: GameManager, db: Database) -> BoardServer:
+    """The web board of the terminal game, on this computer only (``WEB_PORT``; 0: any)."""
+    from bot.web import BoardConfig, start_board
+
+    local = BoardConfig(
+        base_url=None,
+        listen="127.0.0.1",
+        port=config.web_port,
+        link_seconds=config.web_link_seconds,
+    )
+    return await start_board(manager, db, local, config.secret("web_secret"))

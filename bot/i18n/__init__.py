@@ -12,6 +12,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import board as i18n_board
 from bot.i18n import images as i18n_images
 from bot.i18n import rules as i18n_rules
 from bot.logs import log_internal
@@ -379,6 +380,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
     },
 }
+
+
+for _lang, _board in i18n_board.MESSAGES.items():  # the web board's page and button
+    MESSAGES[_lang].update(_board)
 
 
 PLURAL_BY: dict[str, str] = {"table_full": "max", "standings": "games"}

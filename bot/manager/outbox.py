@@ -281,6 +281,8 @@ class OutboxRoom:
                 except Exception:
                     self._internal("cannot send again the outbox of game %s", game_id)
                     continue
+                finally:
+                    self.boards.changed(channel.key)
             await self._send(replies)
 
     async def _claim_resend(self, game_id: int, pending: list[OutboxEntry]) -> bool:

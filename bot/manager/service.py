@@ -8,11 +8,11 @@ import os
 import random
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.api import ChannelRef, Outbox, PlayerRef, Reply
+from bot.api import BoardState, ChannelRef, Outbox, PlayerRef, Reply
 from bot.commands import (
     BadNumber,
     Command,
@@ -23,6 +23,7 @@ from bot.commands import (
 )
 from bot.i18n import LANGUAGES, say, t
 from bot.logs import log_internal
+from bot.manager.board import Boards
 from bot.manager.languages import LanguageRoom
 from bot.manager.lobby import LobbyRoom
 from bot.manager.outbox import OutboxRoom
@@ -111,6 +112,14 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
         self._handed: dict[str, float] = {}  # shared mode: outbox keys handed out, when
         self._sweeping: asyncio.Task[None] | None = None  # the outbox sweep (shared mode)
         self._closed = False
+        self.boards = Boards(
+            tables=self.tables,
+            lock=self._lock,
+            load=self._current,
+            channel_language=self._safe_language,
+            player_language=self._player_lang,
+            now=self.scheduler.now,
+        )
 
     # ----- service API ---------------------------------------------------------------------
 
@@ -130,6 +139,18 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
             task = loop.create_task(self._flush_pending())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    async def board(self, player: PlayerRef, channel: ChannelRef) -> BoardState:
+        """``player``'s board of ``channel`` (``bot.api.GameService.board``)."""
+        return await self.boards.read(player, channel)
+
+    def watch(self, channel: ChannelRef) -> AsyncIterator[int]:
+        """The channel's change counter, each time it moves (``bot.api.GameService.watch``)."""
+        return self.boards.watch(channel.key)
+
+    async def deliver(self, replies: Sequence[Reply]) -> None:
+        """Send what a board action caused through the registered outboxes."""
+        await self._send(list(replies))
 
     def has_table(self, channel: ChannelRef) -> bool:
         """Whether ``channel`` has a lobby or a game open in this process's memory."""
@@ -206,6 +227,8 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
                 await self._reload_quietly(channel)
                 said = await self._safe_language(channel)
                 return [self._tell(channel, player, said, "error")]
+            finally:
+                self.boards.changed(channel.key)  # an open board reads the channel again
 
     @staticmethod
     def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]) -> bool:

@@ -200,6 +200,8 @@ class TurnRoom:
                 self._internal("the %s timer of %s failed", kind, key)
                 await self._reload_quietly(channel)
                 return
+            finally:
+                self.boards.changed(key)
         await self._send(replies)
 
     async def _claim(self, table: LiveTable, kind: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -41,6 +41,7 @@ class TerminalAdapter:
         self._images = 0
         self._said_privately: str | None = None
         self._lobby_text: str | None = None  # the lobby's seat list as last shown
+        self.board_link: Callable[[], str] | None = None  # ``play --board``: a fresh link
         manager.set_outbox(self._outbox, platform="terminal")
 
     async def _outbox(self, reply: Reply) -> None:
@@ -120,6 +121,15 @@ class TerminalAdapter:
             await self.send("deal")
         await self._tell_settings()
 
+    def show_board_link(self) -> None:
+        """With ``--board``: the player's own link to the web board of this game, signed
+        afresh (typed ``board`` shows a new one)."""
+        table = self.manager.tables.get(self.channel.key)
+        if self.board_link is None or table is None:
+            return
+        self.out.write(t(table.lang, "board_terminal", url=self.board_link()) + "\n")
+        self.out.flush()
+
     async def _tell_settings(self) -> None:
         """The turn timer and hints of this match, and how to choose others next time."""
         table = self.manager.tables.get(self.channel.key)
@@ -156,6 +166,9 @@ class TerminalAdapter:
             if text in ("quit", "exit"):
                 self.out.write(await self._say("terminal_bye"))
                 return 0
+            if text == "board" and self.board_link is not None:
+                self.show_board_link()
+                continue
             if not text:
                 continue
             verb = _verb(text)
