@@ -93,7 +93,8 @@ async def test_an_action_runs_as_the_chat_command_and_its_chat_replies_are_sent(
 ) -> None:
     rack = sorted(rack_codes(served.h, ANN))
     sent_before = len(served.h.sent)
-    status, answer = await served.post("/command", served.token(ANN), {"command": f"play {rack[0]}"})
+    step = {"command": f"play {rack[0]}"}
+    status, answer = await served.post("/command", served.token(ANN), step)
     assert status == 200 and answer["messages"] == []
     assert [t["code"] for t in answer["state"]["melds"][0]["tiles"]] == [rack[0]]
     assert (await served.stored())[1] == [f"play {rack[0]}"]  # stored like any draft step
@@ -250,7 +251,8 @@ async def test_the_page_and_every_answer_hold_no_secret(served: Served) -> None:
             assert response.status == 200
             bodies.append(await response.text())
     async with served.http.get(served.server.links.page) as response:
-        assert "script-src 'self' https://telegram.org" in response.headers["Content-Security-Policy"]
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self' https://telegram.org" in policy
     bodies.append(text_of(await served.get("/state", token)))
     bodies.append(text_of(await served.post("/command", token, {"command": "hint"})))
     everything = "\n".join(bodies)
