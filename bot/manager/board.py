@@ -42,7 +42,9 @@ class Boards:
 
     ``tables`` and ``lock`` are the manager's own (the same mapping and the same locks its
     commands use); ``load`` gives the channel's table as storage has it now, with the lock
-    held; ``now`` is the scheduler's clock (deadlines are on it)."""
+    held; ``now`` is the scheduler's clock (deadlines are on it). With ``shared`` (several
+    processes on one database) every read asks storage whether another process moved the
+    game; a single process's own copy is the stored game, so it is read as it is."""
 
     def __init__(
         self,
@@ -53,6 +55,7 @@ class Boards:
         channel_language: ChannelLanguage,
         player_language: PlayerLanguage,
         now: Callable[[], float],
+        shared: bool = True,
     ) -> None:
         self._tables = tables
         self._lock = lock
@@ -60,6 +63,7 @@ class Boards:
         self._channel_language = channel_language
         self._player_language = player_language
         self._now = now
+        self._shared = shared
         self._steps: dict[str, int] = {}
         self._moved: dict[str, asyncio.Event] = {}  # only while someone waits
 
@@ -94,7 +98,9 @@ class Boards:
     async def read(self, player: PlayerRef, channel: ChannelRef) -> BoardState:
         """``player``'s board of ``channel`` now (see ``bot.api.GameService.board``)."""
         async with self._lock(channel.key):
-            table = await self._load(channel)
+            table = self._tables.get(channel.key)
+            if table is None or self._shared:
+                table = await self._load(channel)
             step = self.step(channel.key)
             if table is None:
                 lang = await self._player_language(await self._channel_language(channel), player)

@@ -119,6 +119,7 @@ class GameManager(LobbyRoom, TurnRoom, ViewRoom, StoreRoom, LanguageRoom, Outbox
             channel_language=self._safe_language,
             player_language=self._player_lang,
             now=self.scheduler.now,
+            shared=self.shared,
         )
 
     # ----- service API ---------------------------------------------------------------------

@@ -12,9 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.test_operating import ROOT, WAIT, Output, _env
 
 CHROMIUM = "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (bash scripts/install-chromium)"
+)
 LINK = re.compile(r"(http://127\.0\.0\.1:[0-9]+/board#t=[A-Za-z0-9_.-]+)")
 
 
@@ -106,4 +111,11 @@ def wait_until(test: Callable[[], bool], what: str, timeout: float = 10.0) -> fl
     raise AssertionError(f"never saw {what} within {timeout} s")
 
 
-__all__ = ["ROOT", "TerminalBoard", "free_port", "launch_browser", "wait_until"]
+__all__ = [
+    "ROOT",
+    "TerminalBoard",
+    "free_port",
+    "launch_browser",
+    "needs_chromium",
+    "wait_until",
+]

@@ -20,10 +20,11 @@ from bot.scheduler import ManualScheduler
 from bot.web import BoardConfig, BoardServer
 from storage import Database
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, wait_for
-from tests.web.processes import CHROMIUM
+from tests.web.processes import CHROMIUM, needs_chromium
 
 pytestmark = [
     pytest.mark.slow,
+    needs_chromium,
     pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning"),
 ]
 

@@ -22,9 +22,9 @@ from playwright.async_api import Browser, Page, async_playwright
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
 from tests.test_operating import WAIT, Output, _env
 from tests.web.initdata import signed_init_data
-from tests.web.processes import CHROMIUM, free_port
+from tests.web.processes import CHROMIUM, free_port, needs_chromium
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, needs_chromium]
 
 TOKEN = "7012345678:AAH-telegram-Secret_Token-0123456789xy"
 PUBLIC = "https://board.example"  # WEB_BASE_URL: what a reverse proxy would serve

@@ -14,9 +14,15 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from tests.web.position import prepare_now, stored_now
-from tests.web.processes import TerminalBoard, free_port, launch_browser, wait_until
+from tests.web.processes import (
+    TerminalBoard,
+    free_port,
+    launch_browser,
+    needs_chromium,
+    wait_until,
+)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, needs_chromium]
 
 TABLE = "K3 K4 K5 K6 K7 K8 / B9 O9 R9 K9 / R10 J R12"
 RACK = "R1 R2 R3 R11 B12 O12 K5#1 K1 B5 O7"

@@ -16,6 +16,8 @@
   let chain = Promise.resolve(); // actions run one after another, in the order made
   let reading = null;
   let readAgain = false;
+  let acting = 0; // commands on their way: their answers bring the state
+  let heard = -1; // the newest change counter the stream told of
 
   // ----- words ------------------------------------------------------------------------------
 
@@ -306,12 +308,16 @@
         return;
       }
       const command = typeof step === "function" ? step(Board.state) : step;
+      acting += 1;
       try {
         const data = await call("POST", "/command", { command });
+        acting -= 1;
         render(data.state);
+        if (heard > data.state.step) read(); // something else changed meanwhile
         Board.say(data.messages.join("\n"));
         if (data.messages.length) return; // refused (or a hint): the next step would not fit
       } catch (failure) {
+        acting = Math.max(0, acting - 1);
         sayError(failure.code === "offline" ? "internal" : failure.code);
         return;
       }
@@ -360,6 +366,7 @@
         if (!response.ok || !response.body) throw new Error("no stream");
         setOnline(true);
         delay = 500;
+        heard = -1; // a new process counts from its own start
         await read(); // whatever happened while away
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
@@ -377,7 +384,9 @@
             const data = event.split("\n").find((line) => line.startsWith("data:"));
             if (!data) continue;
             const step = Number(data.slice(5));
-            if (!Board.state || step !== Board.state.step) read();
+            heard = step;
+            // the answer to an action under way brings the state; else read it if it moved
+            if (!acting && (!Board.state || step !== Board.state.step)) read();
           }
         }
       } catch (e) {
