@@ -57,6 +57,18 @@ def _rgb(color: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*color)
 
 
+def _ink_on(color: RGB) -> RGB:
+    """White or near-black, whichever reads better on ``color`` (WCAG relative luminance)."""
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in color)
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return (255, 255, 255) if (1.05 / (luminance + 0.05)) >= 4.0 else (16, 24, 26)
+
+
 def _variables(theme: Theme) -> str:
     names = {
         "bg": theme.background,
@@ -72,6 +84,7 @@ def _variables(theme: Theme) -> str:
         "tile-outline": theme.tile_outline,
         "changed": theme.changed_ring,
         "new": theme.new_ring,
+        "new-text": _ink_on(theme.new_ring),
         "highlight": theme.highlight_ring,
         "error": theme.error,
         "error-tray": theme.error_tray,

@@ -59,15 +59,18 @@ def position_text(game: Game, *, table: str, rack: str, seat: int, seed: int = 7
     return text
 
 
-async def prepare(db_path: Path, *, table: str, rack: str, timer: int = 3600) -> None:
+async def prepare(
+    db_path: Path, *, table: str, rack: str, timer: int = 3600, lang: str = "en"
+) -> None:
     """A terminal match on ``db_path`` (you and two medium AI seats) at this position, your
-    turn, stored; the manager is closed again, so a ``rummikub play`` process takes it on."""
+    turn, stored, in the language ``lang``; the manager is closed again, so a
+    ``rummikub play`` process takes it on."""
     db = Database(f"sqlite+aiosqlite:///{db_path}")
     await db.start()
     manager = GameManager(db, presenter=Presenter(images=False), rng=random.Random(3))
     try:
         await manager.resume()
-        for command in (f"start timer={timer}", "addbot", "addbot", "deal"):
+        for command in (f"language {lang}", f"start timer={timer}", "addbot", "addbot", "deal"):
             await manager.handle(YOU, LOCAL, command, admin=True)
         live = manager.tables[LOCAL.key]
         assert live.game is not None and live.game_id is not None
@@ -94,8 +97,10 @@ def _in_thread(work: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, work).result()
 
 
-def prepare_now(db_path: Path, *, table: str, rack: str, timer: int = 3600) -> None:
-    _in_thread(prepare(db_path, table=table, rack=rack, timer=timer))
+def prepare_now(
+    db_path: Path, *, table: str, rack: str, timer: int = 3600, lang: str = "en"
+) -> None:
+    _in_thread(prepare(db_path, table=table, rack=rack, timer=timer, lang=lang))
 
 
 async def stored(db_path: Path) -> tuple[str, list[str]]:

@@ -40,8 +40,15 @@
     document.getElementById("new-meld").setAttribute("aria-label", tr("board_new_meld_hint"));
     document.getElementById("table-title").textContent = tr("board_table");
     document.getElementById("rack-title").textContent = tr("board_rack");
-    document.getElementById("sort-colour").textContent = tr("button_sort_colour");
-    document.getElementById("sort-number").textContent = tr("button_sort_number");
+    document.getElementById("sort-label").textContent = tr("board_sort");
+    for (const [id, word, full] of [
+      ["sort-colour", "board_sort_colour", "button_sort_colour"],
+      ["sort-number", "board_sort_number", "button_sort_number"],
+    ]) {
+      const button = document.getElementById(id);
+      button.textContent = tr(word);
+      button.setAttribute("aria-label", tr(full));
+    }
     document.getElementById("help").textContent = tr("board_help");
     document.querySelectorAll("#actions [data-key]").forEach((b) => {
       b.textContent = tr(b.dataset.key);
@@ -189,10 +196,25 @@
         item.className = (seat.current ? "current " : "") + (seat.you ? "you" : "");
         const notes = [];
         if (seat.you) notes.push(tr("board_you"));
-        if (seat.ai) notes.push(tr("board_ai"));
+        if (seat.ai && !seat.name.includes(tr("board_ai"))) notes.push(tr("board_ai"));
         if (state.phase === "playing" && !seat.melded) notes.push(tr("board_no_meld_yet"));
-        const count = state.phase === "playing" ? " · " + tr("board_tiles", { count: seat.tiles }) : "";
-        item.textContent = seat.name + count + (notes.length ? " (" + notes.join(", ") + ")" : "");
+        const name = document.createElement("span");
+        name.textContent = seat.name;
+        item.append(name);
+        if (state.phase === "playing") {
+          const count = document.createElement("span");
+          count.className = "count";
+          count.textContent = String(seat.tiles);
+          count.title = tr("board_tiles", { count: seat.tiles });
+          count.setAttribute("aria-label", count.title);
+          item.append(" ", count);
+        }
+        if (notes.length) {
+          const extra = document.createElement("span");
+          extra.className = "muted";
+          extra.textContent = " " + notes.join(", ");
+          item.append(extra);
+        }
         return item;
       })
     );
@@ -228,8 +250,10 @@
   function renderProblems(state) {
     const list = document.getElementById("problems");
     const items = [];
+    const reasons = new Set(state.melds.map((m) => m.reason).filter(Boolean));
     if (state.can_act && state.problems.length) {
-      for (const problem of state.problems) {
+      // a meld's own reason is shown on that meld; the list has what else stops Done
+      for (const problem of state.problems.filter((p) => !reasons.has(p))) {
         const item = document.createElement("li");
         item.textContent = problem;
         items.push(item);

@@ -108,7 +108,10 @@
       }
       box.append(tileButton(tile, String(meld.number), tr, { disabled: !active }));
     });
-    if (meld.reason) box.append(el("p", { class: "reason", text: meld.reason }));
+    if (meld.reason) {
+      box.append(el("span", { class: "break", "aria-hidden": "true" }));
+      box.append(el("p", { class: "reason", text: meld.reason }));
+    }
     return box;
   }
 
