@@ -15,7 +15,7 @@ Routes, all under ``/board`` (so a reverse proxy can send just that path to the 
 
 Every ``/api`` request but the sign-in carries ``Authorization: Bearer <token>``; anything
 else gets 401 and changes nothing. Bodies are capped (``MAX_BODY``), callers are rate-limited
-(``bot.web.limits``) and every error is one JSON object with a code the page translates.
+(``bot.web.limits``) and every error is one JSON object: a code (``STATUS``) and its sentence.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.api import ChannelRef, GameService, PlayerRef, Reply
+from bot.i18n import t
 from bot.logs import log_internal
 from bot.web.assets import Assets
 from bot.web.auth import Refused, Signer, Viewer, telegram_user
@@ -47,23 +48,24 @@ BOARD_VERBS = frozenset(
 """What a board may ask (the first word of its command, as the page writes it): the steps and
 ends of a turn, and the rack's order."""
 
-ERRORS = {
-    "bad_token": (401, "This board link is not valid; open the board from your turn panel."),
-    "expired": (401, "This board link has expired; open the board again from your turn panel."),
-    "bad_init_data": (401, "Telegram did not sign this sign-in; open the board from the chat."),
-    "stale_init_data": (401, "This sign-in is too old; open the board from the chat again."),
-    "no_telegram": (401, "This bot has no Telegram side to sign in with."),
-    "bad_request": (400, "That request is not one the board sends; nothing was changed."),
-    "not_board_action": (400, "The board takes turn actions only; nothing was changed."),
-    "too_large": (413, "That request is too large; nothing was changed."),
-    "too_many": (429, "Too many requests at once; wait a moment and try again."),
-    "internal": (500, "Something went wrong on our side; nothing was changed."),
+STATUS = {
+    "bad_token": 401,
+    "expired": 401,
+    "bad_init_data": 401,
+    "stale_init_data": 401,
+    "no_telegram": 401,
+    "bad_request": 400,
+    "not_board_action": 400,
+    "too_large": 413,
+    "too_many": 429,
+    "internal": 500,
 }
-"""Error code -> HTTP status and English sentence (the page shows its own translation)."""
+"""Error code -> HTTP status. The sentence is the catalog's ``board_error_<code>`` (the page
+shows it in the viewer's language; the answer carries the English one)."""
 
 
 class Rejected(Exception):
-    """A request refused with one of ``ERRORS``; nothing was changed."""
+    """A request refused with one of the ``STATUS`` codes; nothing was changed."""
 
     def __init__(self, code: str) -> None:
         super().__init__(code)
@@ -71,8 +73,8 @@ class Rejected(Exception):
 
 
 def refuse(code: str) -> web.Response:
-    status, message = ERRORS[code]
-    return web.json_response({"error": code, "message": message}, status=status)
+    message = t("en", f"board_error_{code}")
+    return web.json_response({"error": code, "message": message}, status=STATUS[code])
 
 
 def state_json(state: object) -> dict[str, Any]:

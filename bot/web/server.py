@@ -41,9 +41,11 @@ async def board_secret(db: Database, configured: str | None) -> bytes:
     """The key that signs board links: ``WEB_SECRET`` when set, else one made once and kept
     in the database (so links survive a restart and every process shares it). Whichever it
     is, the log filter hides it from now on."""
-    value = configured or await ServerSecrets(db).get_or_create(
-        SECRET_NAME, lambda: secrets.token_urlsafe(48)
-    )
+    if configured:
+        return configured.encode()  # a setting: the log filter knows it already
+    fresh = secrets.token_urlsafe(48)
+    redact_also(fresh)  # before it is written: a DEBUG log of the INSERT shows its values
+    value = await ServerSecrets(db).get_or_create(SECRET_NAME, lambda: fresh)
     redact_also(value)
     return value.encode()
 

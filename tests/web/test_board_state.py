@@ -151,3 +151,13 @@ async def test_changes_that_come_together_are_seen_once(dealt: Harness) -> None:
     assert not waiting.done()  # nothing new: the board waits
     await h.say(mover, "status")
     assert await asyncio.wait_for(waiting, 2) == h.manager.boards.step(CHANNEL.key)
+
+
+async def test_a_game_that_ends_moves_the_counter_and_leaves_no_board(dealt: Harness) -> None:
+    h = dealt
+    changes = h.manager.watch(CHANNEL)
+    before = await next_change(changes)
+    await h.say(ANN, "cancel", admin=True)
+    assert await next_change(changes) > before
+    state = await h.manager.board(ANN, CHANNEL)
+    assert (state.phase, state.rack, state.melds) == ("none", None, ())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -39,6 +40,7 @@ class Bot:
     process: subprocess.Popen[str]
     out: Output
     port: int
+    db: Path
 
     @property
     def local(self) -> str:
@@ -73,7 +75,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
         env=env,
     )
     assert process.stdout is not None
-    running = Bot(fake, process, Output(process.stdout), port)
+    running = Bot(fake, process, Output(process.stdout), port, tmp_path / "bot.db")
     try:
         await fake.wait_for(lambda call: call.method == "deleteWebhook", timeout=WAIT)
         yield running
@@ -213,5 +215,8 @@ async def test_sign_ins_that_telegram_did_not_sign_for_that_user_get_401(bot: Bo
     await asyncio.to_thread(bot.process.wait, WAIT)
     output = await asyncio.to_thread(bot.out.rest)
     assert "Traceback" not in output, output[-6000:]
-    for secret in (TOKEN, TOKEN.split(":")[1]):
+    with sqlite3.connect(bot.db) as stored:  # the link-signing key the bot made for itself
+        (key,) = stored.execute("SELECT value FROM server_secret").fetchone()
+    assert len(key) >= 32
+    for secret in (TOKEN, TOKEN.split(":")[1], key):
         assert secret not in output and secret not in page

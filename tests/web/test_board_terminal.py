@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.slow, needs_chromium]
 TABLE = "K3 K4 K5 K6 K7 K8 / B9 O9 R9 K9 / R10 J R12"
 RACK = "R1 R2 R3 R11 B12 O12 K5#1 K1 B5 O7"
 PLAYED = re.compile(r"Player played ([A-Z0-9 ]+)\.")
+LINK_LINE = re.compile(r"Your board: http://127\.0\.0\.1:[0-9]+/board#t=")
 
 
 @pytest.fixture(scope="module")
@@ -253,3 +254,30 @@ def test_a_board_left_open_across_a_restart_reconnects_and_still_works(
         assert stored_now(game.db)[1] == ["play R1", "play R2 to 4"]
     finally:
         again.kill()
+
+
+def test_going_out_on_the_board_ends_the_game_and_the_board_moves_to_the_next(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = tmp_path / "out.db"
+    prepare_now(db, table=TABLE, rack="R1 R2 R3")
+    game = TerminalBoard(db, port=free_port()).start()
+    try:
+        page = open_board(browser, game.link)
+        game.type("board")  # the terminal's own word: a fresh link
+        assert LINK_LINE.search(game.until(lambda line: "Your board:" in line, "a new link"))
+        for face in ("R1", "R2", "R3"):
+            target = "#new-meld" if face == "R1" else meld(4)
+            if face == "R1":
+                page.drag_and_drop(rack(face), target)
+            else:
+                drop_on_meld(page, rack(face), 4)
+            page.wait_for_selector(in_meld(4, face))
+        page.click('#actions button[data-command="done"]')
+        game.until(lambda line: "Rummikub! Player went out." in line, "the end of the game")
+        game.until(lambda line: "Game 2 of 3 is dealt" in line, "the next game")
+        wait_until(lambda: page.locator("#rack .tile").count() >= 14, "the new game's rack", 5)
+        assert page.locator(".meld").count() <= 1  # a fresh table (an AI may have opened)
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        game.kill()
