@@ -406,7 +406,12 @@
             const event = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const data = event.split("\n").find((line) => line.startsWith("data:"));
-            if (!data) continue;
+            if (!data) {
+              // a keep-alive: read again anyway, so a change made by another bot process on
+              // the same database (which this stream does not hear of) shows within 15 s
+              if (!acting) read();
+              continue;
+            }
             const step = Number(data.slice(5));
             heard = step;
             // the answer to an action under way brings the state; else read it if it moved
@@ -437,8 +442,17 @@
     document.getElementById("status").textContent = tr("board_connecting");
     setInterval(renderStatus, 1000);
     try {
-      await signIn();
-      await read();
+      const app = await signIn();
+      try {
+        await read();
+      } catch (failure) {
+        // a session kept from before (a reload) ran out: Telegram's sign-in makes a new one
+        if (failure.status !== 401 || !app) throw failure;
+        token = null;
+        const chat = new URLSearchParams(location.search).get("tg");
+        await call("POST", "/session", { init_data: app.initData, chat });
+        await read();
+      }
     } catch (failure) {
       sayError(failure.code || "internal");
       return;
