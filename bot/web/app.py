@@ -139,7 +139,7 @@ class BoardApp:
             return refuse("too_large")
         except web.HTTPException:
             raise
-        except (ConnectionResetError, asyncio.CancelledError):
+        except (ConnectionError, asyncio.CancelledError):
             raise
         except Exception:
             log_internal(log, "the board failed on %s %s", request.method, request.path)
@@ -231,23 +231,23 @@ class BoardApp:
         viewer = self._viewer(request)
         if not self.streams.open(viewer.key):
             return refuse("too_many")
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+            }
+        )
         try:
-            response = web.StreamResponse(
-                headers={
-                    "Content-Type": "text/event-stream",
-                    "Cache-Control": "no-store",
-                    "X-Accel-Buffering": "no",  # nginx: pass each event on at once
-                }
-            )
             await response.prepare(request)
             async for step in self._changes(viewer.channel):
                 line = ": ping\n\n" if step is None else f"event: change\ndata: {step}\n\n"
                 await response.write(line.encode())
-            return response
-        except (ConnectionResetError, ConnectionError):
-            return web.Response(status=499)  # the page went away
+        except ConnectionError:
+            pass  # the page went away (a reload, a closed tab): nothing more to say
         finally:
             self.streams.close(viewer.key)
+        return response
 
     async def _changes(self, channel: ChannelRef) -> AsyncIterator[int | None]:
         """The channel's change counters (``None`` for a heartbeat) until shutdown."""

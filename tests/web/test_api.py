@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -258,3 +259,22 @@ async def test_the_page_and_every_answer_hold_no_secret(served: Served) -> None:
     everything = "\n".join(bodies)
     for secret in (SECRET.decode(), BOT_TOKEN, BOT_TOKEN.split(":")[1]):
         assert secret not in everything
+
+
+async def test_a_page_that_goes_away_closes_its_stream_quietly(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    headers = {"Authorization": f"Bearer {served.token(BOB)}"}
+    for _ in range(3):  # reloads: each stream is let go when the page goes
+        async with served.http.get(served.api + "/events", headers=headers) as stream:
+            await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 2)
+    assert served.server.board.streams.total >= 0
+    rack = sorted(rack_codes(served.h, ANN))
+    for _ in range(50):
+        await served.h.say(ANN, f"play {rack[0]}")  # changes to write into the closed streams
+        await served.h.say(ANN, "undo")
+        if served.server.board.streams.total == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert served.server.board.streams.total == 0
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
