@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.cli.samples import full_table, late_game_table
 from engine.tiles import Edition
 from renderers.draw import encode_png, sprite_cache_size
 from renderers.palette import theme_palette
-from renderers.samples import full_table, late_game_table
 from renderers.table import draw_table, render_table
 from renderers.theme import LIGHT
 from renderers.views import TableView

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import Game, Rules
 from storage import Database, Seat
 from storage.models import GameActionRow, GameRow, utcnow
-from storage.scratch import scratch_schema
 from tests.storage.crash_worker import end_turn, next_steps
+from tests.storage.scratch import scratch_schema
 
 SAVE_TARGET_MS = 5.0
 RESUME_TARGET_S = 5.0

@@ -130,6 +130,14 @@ class Reply:
         return self.private_to is not None
 
 
+@dataclass(frozen=True, slots=True)
+class Completions:
+    """What autocomplete offers a player: their rack tiles and the table's numbered melds."""
+
+    rack: tuple[str, ...] = ()
+    melds: tuple[tuple[int, str], ...] = ()
+
+
 Outbox = Callable[[Reply], Awaitable[None]]
 
 

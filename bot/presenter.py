@@ -26,6 +26,7 @@ from renderers import (
 )
 from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_text
 from renderers.views import (
+    SortBy,
     draft_view_from_draft,
     match_view,
     rack_view_from_draft,
@@ -77,7 +78,7 @@ class Presenter:
         """The rack reply's sentence. During a draft of this seat, the rack as the draft
         leaves it (what the turn panel shows), with how many tiles are in the draft; else the
         rack with the tiles just drawn named."""
-        order = "number" if sort_by == "number" else "color"
+        order: SortBy = "number" if sort_by == "number" else "color"
         if draft is not None and draft.changed:
             view = rack_view_from_draft(draft, sort_by=order)
             tiles = " ".join(str(tile) for tile in view.ordered())
@@ -116,7 +117,7 @@ class Presenter:
         if not self.images:
             return ()
         tr = translator(lang)
-        order = "number" if sort_by == "number" else "color"
+        order: SortBy = "number" if sort_by == "number" else "color"
         if draft is not None and draft.changed:
             view = rack_view_from_draft(draft, sort_by=order)
         else:

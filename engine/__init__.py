@@ -6,7 +6,7 @@ Standard library only; no asyncio, no I/O. ``from engine import Game, Tile, Meld
 from __future__ import annotations
 
 from engine.actions import Action, parse_action
-from engine.draft import Draft, Slot
+from engine.draft import Draft
 from engine.errors import (
     GameOverError,
     IllegalMoveError,
@@ -21,6 +21,7 @@ from engine.melds import Meld, MeldKind, is_valid_meld
 from engine.notation import TileToken, parse_meld_tokens, parse_tile, parse_tiles, parse_tokens
 from engine.scoring import EndReason, GameResult, rack_value
 from engine.settings import Rules
+from engine.slots import Slot
 from engine.tiles import COLORS, Color, Edition, Face, Tile, sort_tiles, tiles_text
 
 __all__ = [

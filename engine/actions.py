@@ -7,7 +7,10 @@ Grammar (case-insensitive; tiles in any forgiving notation):
 * ``split 2 at R6`` - split meld 2 before R6
 * ``swap J in 4 with O9`` (``... with O9 from 2`` takes O9 from meld 2)
 * ``arrange R4 R5 R6 / K9 B9 O9`` - the whole new table
-* ``auto R6 K9`` - let the solver place these rack tiles (``auto`` alone: as many as it can)
+* ``auto R6 K9`` - let the solver place these rack tiles (``auto`` alone: as many as it can);
+  once resolved (by ``engine.steps``, the layer that has the solver) it is written with its
+  answer, the table by meld number, ``-`` for a used-up meld:
+  ``auto R7 => R4 R5 R6 R7 / - / K9 B9 O9``, which replays without the solver
 * ``undo``, ``reset``
 """
 
@@ -83,10 +86,21 @@ class Arrange:
 
 @dataclass(frozen=True, slots=True)
 class Auto:
+    """``auto``: the solver's best play with these rack tiles; ``layout`` is its answer once
+    resolved (the slots by meld number, an empty tuple for a used-up meld)."""
+
     tiles: tuple[TileToken, ...] = ()
+    layout: tuple[tuple[TileToken, ...], ...] | None = None
 
     def __str__(self) -> str:
-        return f"auto {_tokens_code(self.tiles)}".rstrip()
+        head = f"auto {_tokens_code(self.tiles)}".rstrip()
+        if self.layout is None:
+            return head
+        return f"{head} {LAYOUT_MARK} " + " / ".join(_tokens_code(s) or "-" for s in self.layout)
+
+
+LAYOUT_MARK = "=>"
+"""Between an ``auto`` step's tiles and its resolved table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +133,20 @@ USAGE: dict[str, Msg] = {
 
 
 def _num(name: str) -> str:
-    return rf"(?:meld\s*)?#?(?P<{name}>\d+)"
+    return rf"(?:meld\s*)?#?(?P<{name}>[0-9]{{1,4}})"
 
 
 _TO = r"(?:to|on|onto|into|>)"
 _PLAY_RE = re.compile(rf"^(?P<tiles>.+?)(?:\s+{_TO}\s+{_num('a')}|\s+{_TO}\s+new)?$")
+_TARGET_RE = re.compile(rf"\s+{_TO}(?:\s+(?P<target>.*))?$", re.IGNORECASE)
+"""A target after the tiles that ``_PLAY_RE`` could not read as a meld number."""
 _MOVE_RE = re.compile(
     rf"^(?P<tiles>.+?)\s+from\s+{_num('a')}\s+{_TO}\s+(?:{_num('b')}|(?P<new>new))$"
 )
+_MOVE_LOOSE_RE = re.compile(
+    rf"^(?P<tiles>.+?)\s+from\s+(?P<a>.+?)\s+{_TO}\s+(?P<b>.+)$", re.IGNORECASE
+)
+_NUMBER_RE = re.compile(_num("n") + "$", re.IGNORECASE)
 _SPLIT_RE = re.compile(rf"^{_num('a')}\s+(?:at|before)\s+(?P<tile>.+)$")
 _SWAP_RE = re.compile(
     rf"^(?:(?:j|joker|\*)\s+)?(?:in|from)\s+{_num('a')}\s+(?:with|for|by)\s+(?P<tile>.+?)"
@@ -136,6 +156,14 @@ _SWAP_RE = re.compile(
 
 def _usage_error(verb: str, detail: Msg) -> NotationError:
     return NotationError("{detail} Write it like: {usage}.", detail=detail, usage=USAGE[verb])
+
+
+def _not_a_meld_number(verb: str, text: str | None) -> NotationError:
+    if not text:
+        return _usage_error(verb, Msg("Say which meld, by its number."))
+    return _usage_error(
+        verb, Msg("{text!r} is not a meld number (melds are numbered from 1).", text=text)
+    )
 
 
 def _tokens(text: str, verb: str) -> tuple[TileToken, ...]:
@@ -161,10 +189,20 @@ def parse_action(text: str) -> Action:
         m = _PLAY_RE.match(rest_lower)
         assert m is not None
         target = int(m.group("a")) if m.group("a") else None
-        return Play(_tokens(rest[: m.end("tiles")], "play"), target)
+        tiles = rest[: m.end("tiles")]
+        bad = _TARGET_RE.search(tiles)
+        if bad is not None:  # "to" with something that is not a meld number after it
+            raise _not_a_meld_number("play", bad.group("target"))
+        return Play(_tokens(tiles, "play"), target)
     if verb in ("move", "mv"):
         m = _MOVE_RE.match(rest_lower)
         if not m:
+            loose = _MOVE_LOOSE_RE.match(rest)
+            if loose is not None:
+                source, target_text = loose.group("a"), loose.group("b")
+                wrong = source if not _NUMBER_RE.match(source) else target_text
+                if wrong.lower() != "new" and not _NUMBER_RE.match(wrong):
+                    raise _not_a_meld_number("move", wrong)
             raise _usage_error("move", Msg("Say which tiles, from which meld and to where."))
         target = None if m.group("new") else int(m.group("b"))
         return Move(_tokens(rest[: m.end("tiles")], "move"), int(m.group("a")), target)
@@ -192,7 +230,15 @@ def parse_action(text: str) -> Action:
             raise _usage_error("arrange", Msg("State the whole table."))
         return Arrange(tuple(tuple(m) for m in parse_meld_tokens(rest)))
     if verb == "auto":
-        return Auto(tuple(parse_tokens(rest)) if rest else ())
+        head, mark, layout = rest.partition(LAYOUT_MARK)
+        wanted = tuple(parse_tokens(head)) if head.strip() else ()
+        if not mark:
+            return Auto(wanted)
+        slots = tuple(
+            () if part.strip() == "-" else tuple(parse_tokens(part))
+            for part in re.split(r"\s*/\s*", layout.strip())
+        )
+        return Auto(wanted, slots)
     raise NotationError(
         "{verb!r} is not a move; use one of: {verbs}.", verb=verb, verbs=", ".join(DRAFT_VERBS)
     )

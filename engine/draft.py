@@ -5,14 +5,16 @@ are snapshotted (not reverse-computed), so ``undo`` is exact and ``reset`` is fr
 stay stable for the whole turn: emptied melds keep their number (shown empty) and new melds get
 new numbers; the table is compacted only when the turn is committed. The draft records each step
 as text (``steps``) so a restart can rebuild it by replaying them.
+
+The draft is a value: it knows the rules (``engine.rules``) but no solver. ``auto`` reaches it
+already resolved into a table by meld number (``engine.steps.apply_step`` asks the solver);
+its slots and states are in ``engine.slots``, the choice of physical copies for a table stated
+by faces in ``engine.copies``.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import (
@@ -27,68 +29,17 @@ from engine.actions import (
     Undo,
     parse_action,
 )
+from engine.copies import COPY_PROBLEMS, copy_choices
 from engine.errors import IllegalMoveError, InvalidMeldError
-from engine.melds import Meld, MeldKind, analyse, rebuild
+from engine.melds import Meld, MeldKind, analyse
 from engine.messages import Msg, either
 from engine.notation import TileToken
 from engine.rules import turn_problems
-from engine.tiles import Face, Tile, sort_tiles, tiles_text
+from engine.slots import DraftState, Slot, keep_numbers
+from engine.tiles import Face, Tile
 
 if TYPE_CHECKING:
     from engine.game import Game
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One meld position on the draft table: its tiles (valid or not) and its joker faces."""
-
-    tiles: tuple[Tile, ...]
-    pins: tuple[tuple[Tile, Face], ...] = ()
-
-    @classmethod
-    def of(cls, meld: Meld) -> Slot:
-        return cls(meld.tiles, tuple(meld.pins().items()))
-
-    def meld(self) -> Meld:
-        """The valid meld these tiles form (raises ``InvalidMeldError`` with the reason)."""
-        return rebuild(self.tiles, dict(self.pins))
-
-    def error(self) -> str | None:
-        """Why these tiles are not a valid set (English), or None."""
-        problem = self.error_message()
-        return None if problem is None else str(problem)
-
-    def error_message(self) -> Msg | None:
-        """Why these tiles are not a valid set, as a translatable message, or None."""
-        if not self.tiles:
-            return None
-        try:
-            self.meld()
-        except InvalidMeldError as err:
-            return err.msg
-        return None
-
-    def normalised(self) -> Slot:
-        """Canonical order and fresh joker faces when valid; as typed otherwise."""
-        if not self.tiles:
-            return self
-        try:
-            return Slot.of(self.meld())
-        except InvalidMeldError:
-            return self
-
-    def text(self) -> str:
-        try:
-            return self.meld().text()
-        except InvalidMeldError:
-            return tiles_text(self.tiles)
-
-
-@dataclass(frozen=True, slots=True)
-class DraftState:
-    slots: tuple[Slot, ...]
-    rack: tuple[Tile, ...]
-    held: tuple[Tile, ...] = ()  # jokers taken from the table this turn, not yet placed
 
 
 ON_RACK = Msg("on your rack")
@@ -98,9 +49,6 @@ NOTHING_TO_UNDO = Msg("There is nothing to undo.")
 
 def _in_meld(number: int) -> Msg:
     return Msg("in meld {number}", number=number)
-
-
-Solver = Callable[[Sequence[Meld], Sequence[Tile], Sequence[Tile], bool, int], list[Meld]]
 
 
 class Draft:
@@ -214,7 +162,9 @@ class Draft:
     # ----- steps ---------------------------------------------------------------------------
 
     def apply_text(self, text: str) -> Action:
-        """Parse and apply one step such as ``play R5 R6 R7`` or ``move R7 from 2 to new``."""
+        """Parse and apply one step such as ``play R5 R6 R7`` or ``move R7 from 2 to new``
+        (``auto`` only when resolved: every typed or stored step goes through
+        ``engine.steps.apply_step``)."""
         action = parse_action(text)
         self.apply(action)
         return action
@@ -237,7 +187,11 @@ class Draft:
         elif isinstance(action, Arrange):
             new = self._arrange_tokens(action.melds, action.exact)
         elif isinstance(action, Auto):
-            new = self._auto(action)
+            if action.layout is None:
+                raise TypeError(
+                    "an auto step needs the solver: apply it with engine.steps.apply_step"
+                )
+            new = self._lay_out(action.layout)
         else:  # pragma: no cover - parse_action returns only the kinds above
             raise IllegalMoveError("{action} is not a draft step.", action=str(action))
         self._push(new, str(action))
@@ -273,6 +227,12 @@ class Draft:
         ]
         new = self._arrange_tokens(tokens, exact=True)
         self._push(new, str(Arrange(tuple(tuple(ts) for ts in tokens), exact=True)))
+
+    def layout_of(self, melds: Sequence[Meld]) -> tuple[Slot, ...]:
+        """The draft's slots after stating ``melds`` as the whole table (exact copies), the
+        melds the player sees kept at their numbers: what an ``auto`` answer looks like."""
+        arranged = self._arrange_tokens([Slot.of(m).tokens() for m in melds], exact=True)
+        return keep_numbers(self.state.slots, arranged.slots)
 
     def fork(self) -> Draft:
         """An independent copy of this draft (same turn, same state and history)."""
@@ -322,7 +282,7 @@ class Draft:
                 threshold=self.game.rules.opening_threshold,
             )
 
-    def _take(self, tokens: Sequence[TileToken], source: Sequence[Tile], where: Msg) -> list[Tile]:
+    def take(self, tokens: Sequence[TileToken], source: Sequence[Tile], where: Msg) -> list[Tile]:
         """Pick physical tiles matching ``tokens`` out of ``source`` (faces; copies if given)."""
         pool = list(source)
         picked: list[Tile] = []
@@ -348,7 +308,7 @@ class Draft:
     def _play(self, action: Play) -> DraftState:
         state = self.state
         available = list(state.held) + list(state.rack)
-        tiles = self._take(action.tiles, available, ON_RACK)
+        tiles = self.take(action.tiles, available, ON_RACK)
         held = [t for t in state.held if t not in tiles]
         rack = [t for t in state.rack if t not in tiles]
         pins = self._pins(action.tiles, tiles)
@@ -410,12 +370,12 @@ class Draft:
             self._need_melded(Msg("move tiles on the table"))
         slots = list(state.slots)
         source = slots[src]
-        tiles = self._take(action.tiles, source.tiles, _in_meld(action.source))
+        tiles = self.take(action.tiles, source.tiles, _in_meld(action.source))
         left = tuple(t for t in source.tiles if t not in tiles)
         pins_left = tuple((t, f) for t, f in source.pins if t in left)
         slots[src] = Slot(left, pins_left).normalised()
-        moved_pins = tuple((t, f) for t, f in source.pins if t in tiles)
-        moved_pins += tuple(self._pins(action.tiles, tiles).items())
+        # A face pinned in the old meld says nothing about the new one: only typed pins move.
+        moved_pins = tuple(self._pins(action.tiles, tiles).items())
         if dst is None:
             slots.append(Slot(tuple(tiles), moved_pins).normalised())
         else:
@@ -448,7 +408,7 @@ class Draft:
         """The tile to split before: a real tile of that face, else a joker standing for it
         (the player sees ``J=K8`` and says K8)."""
         if any(t.same_face(token.tile) for t in slot.tiles):
-            return self._take([token], slot.tiles, _in_meld(number))[0]
+            return self.take([token], slot.tiles, _in_meld(number))[0]
         try:
             meld = slot.meld()
         except InvalidMeldError:
@@ -457,16 +417,19 @@ class Draft:
             for tile, face in zip(meld.tiles, meld.faces, strict=True):
                 if tile.is_joker and face == token.tile.face:
                     return tile
-        return self._take([token], slot.tiles, _in_meld(number))[0]
+        return self.take([token], slot.tiles, _in_meld(number))[0]
 
     def _swap(self, action: Swap) -> DraftState:
         state = self.state
-        self._need_melded(Msg("take a joker"))
         index = self._slot_index(action.meld)
+        src = None if action.source is None else self._slot_index(action.source)
         slot = state.slots[index]
         jokers = [t for t in slot.tiles if t.is_joker]
         if not jokers:
             raise IllegalMoveError("Meld {number} has no joker.", number=action.meld)
+        own = set(self.base_rack)
+        if not own.issuperset(jokers) or (src is not None and not self._is_new(src)):
+            self._need_melded(Msg("take a joker"))
         try:
             meld = slot.meld()
         except InvalidMeldError:
@@ -475,19 +438,16 @@ class Draft:
                 "nothing; fix it first.",
                 number=action.meld,
             ) from None
-        if action.source is None:
-            replacement = self._take([action.tile], state.rack, ON_RACK)[0]
+        if src is None:
+            replacement = self.take([action.tile], state.rack, ON_RACK)[0]
         else:
-            src = self._slot_index(action.source)
             if src == index:
                 raise IllegalMoveError("Take the replacement tile from another meld or your rack.")
-            replacement = self._take(
-                [action.tile], state.slots[src].tiles, _in_meld(action.source)
-            )[0]
+            replacement = self.take([action.tile], state.slots[src].tiles, _in_meld(src + 1))[0]
         if replacement.is_joker:
             raise IllegalMoveError("Swap a joker for the real tile it stands for, not a joker.")
         joker = None
-        for candidate in jokers:
+        for candidate in sorted(jokers, key=lambda j: j in own):
             options = meld.joker_options(candidate)
             if any(
                 o.number == replacement.number and o.color in (None, replacement.color)
@@ -503,9 +463,11 @@ class Draft:
                 faces=either(stands),
                 tile=str(replacement),
             )
+        if joker not in own:
+            self._need_melded(Msg("take a joker"))
         slots = list(state.slots)
         rack = list(state.rack)
-        if action.source is None:
+        if src is None:
             rack.remove(replacement)
         else:
             src_slot = slots[src]
@@ -514,6 +476,10 @@ class Draft:
             slot = slots[index]
         new_tiles = tuple(replacement if t == joker else t for t in slot.tiles)
         slots[index] = Slot(new_tiles, tuple(p for p in slot.pins if p[0] != joker)).normalised()
+        if joker in own:  # the player's own joker, laid this turn, goes back to the rack
+            back = {*rack, joker}
+            mine = tuple(t for t in self.base_rack if t in back)
+            return DraftState(tuple(slots), mine, state.held)
         return DraftState(tuple(slots), tuple(rack), (*state.held, joker))
 
     def _arrange_tokens(
@@ -524,23 +490,38 @@ class Draft:
         wherever possible); the first choice when none does (``done`` then says why)."""
         state = self.state
         first: DraftState | None = None
-        for choice in _copy_choices(melds, state.slots, state.held, state.rack, exact):
+        own = frozenset(self.base_rack)
+        for choice in copy_choices(melds, state.slots, state.held, state.rack, exact, own):
             slots: list[Slot] = []
             for tokens, tiles in zip(melds, choice, strict=True):
                 pins = self._pins(tokens, tiles)
                 slots.append(Slot(tuple(tiles), tuple(pins.items())).normalised())
             used = {t for tiles in choice for t in tiles}
-            rack = tuple(t for t in state.rack if t not in used)
+            rack = tuple(t for t in self.base_rack if t not in used)
             candidate = DraftState(tuple(slots), rack, ())
             problems = self._state_problems(candidate)
             if not problems:
                 return candidate
             if first is None:
                 first = candidate
-                if not any(p.template in _COPY_PROBLEMS for p in problems):
+                if not any(p.template in COPY_PROBLEMS for p in problems):
                     break  # which copy is where cannot fix this
         assert first is not None
         return first
+
+    def _lay_out(self, layout: Sequence[Sequence[TileToken]]) -> DraftState:
+        """The state after a resolved ``auto``: the whole table by meld number (exact copies,
+        an empty slot for a meld it used up), checked like ``arrange``."""
+        if len(layout) < len(self.state.slots):
+            raise IllegalMoveError(
+                "That table has no place for meld {number}; keep every meld number "
+                "(write - for a meld that is used up).",
+                number=len(layout) + 1,
+            )
+        arranged = self._arrange_tokens([tokens for tokens in layout if tokens], exact=True)
+        placed = iter(arranged.slots)
+        slots = tuple(next(placed) if tokens else Slot(()) for tokens in layout)
+        return DraftState(slots, arranged.rack, arranged.held)
 
     def _state_problems(self, state: DraftState) -> list[Msg]:
         """What ``done`` would say about a state with every tile placed (an invalid set:
@@ -556,220 +537,3 @@ class Draft:
             melded_before=self.melded_before,
             threshold=self.game.rules.opening_threshold,
         )
-
-    def _auto(self, action: Auto) -> DraftState:
-        from engine.hints import best_final
-
-        state = self.state
-        wanted = self._take(action.tiles, list(state.held) + list(state.rack), ON_RACK)
-        melds = best_final(self, wanted or None)
-        if melds is None:
-            raise self._auto_refusal(wanted)
-        tokens = [
-            [
-                TileToken(t, f if t.is_joker else None, i + 1, str(t))
-                for i, (t, f) in enumerate(zip(m.tiles, m.faces, strict=True))
-            ]
-            for m in melds
-        ]
-        new = self._arrange_tokens(tokens, exact=True)
-        return DraftState(_keep_numbers(state.slots, new.slots), new.rack, new.held)
-
-    def _auto_refusal(self, wanted: Sequence[Tile]) -> IllegalMoveError:
-        """Why ``auto`` found nothing: what can be placed instead, when something can."""
-        from engine.hints import best_final
-
-        if not wanted:
-            return IllegalMoveError("No tile from your rack can be placed; draw instead.")
-        names = tiles_text(wanted)
-        threshold = self.game.rules.opening_threshold
-        partial = best_final(self)
-        can = [t for t in self.state.rack if partial and any(t in m.tiles for m in partial)]
-        if not self.melded_before:
-            if not can:
-                return IllegalMoveError(
-                    "{tiles} cannot make an initial meld worth {threshold} from your rack alone.",
-                    tiles=names,
-                    threshold=threshold,
-                )
-            return IllegalMoveError(
-                "{tiles} cannot all go into your initial meld; {can} can (auto {can}).",
-                tiles=names,
-                can=tiles_text(can),
-            )
-        if not can:
-            return IllegalMoveError("None of {tiles} can be placed on this table.", tiles=names)
-        return IllegalMoveError(
-            "{tiles} cannot all be placed; {can} can (auto {can}).",
-            tiles=names,
-            can=tiles_text(can),
-        )
-
-
-def _keep_numbers(current: Sequence[Slot], new: Sequence[Slot]) -> tuple[Slot, ...]:
-    """Place a new table's melds at the numbers the player sees: a meld that did not change
-    keeps its number (and is left exactly as it was), a changed meld takes the number of the
-    meld it keeps most tiles of, and the rest get new numbers; used-up melds stay empty."""
-    out: list[Slot] = [Slot(()) for _ in current]
-    claimed: set[int] = set()
-    by_tiles = {frozenset(s.tiles): j for j, s in enumerate(current) if s.tiles}
-    rest: list[Slot] = []
-    for slot in new:
-        j = by_tiles.get(frozenset(slot.tiles))
-        if j is not None and j not in claimed:
-            claimed.add(j)
-            same = current[j].text() == slot.text()
-            out[j] = current[j] if same else slot
-        else:
-            rest.append(slot)
-    extra: list[Slot] = []
-    for slot in rest:
-        tiles = set(slot.tiles)
-        overlaps = [
-            (len(tiles & set(s.tiles)), -j)
-            for j, s in enumerate(current)
-            if j not in claimed and tiles & set(s.tiles)
-        ]
-        if overlaps:
-            j = -max(overlaps)[1]
-            claimed.add(j)
-            out[j] = slot
-        else:
-            extra.append(slot)
-    return (*out, *extra)
-
-
-# ----- faces, not copies: choosing physical tiles for an arrangement stated by faces -----------
-
-_COPY_PROBLEMS = frozenset(
-    {
-        "A joker on the table must stay on the table.",
-        "You can take a joker from the table only after your initial meld.",
-        "To take the joker from meld {number}, put {wanted} in its place in that set.",
-        "A joker taken from the table must go into a new set, not onto a set that was already "
-        "there.",
-        "The joker in meld {number} would stand for {face} instead of {wanted}; to take it, "
-        "write: swap J in {number} with {wanted}, then play it in a new set.",
-        "Before your initial meld you can't change the sets on the table; play new sets from "
-        "your rack only.",
-        "Your initial meld must use only tiles from your own rack.",
-    }
-)
-"""The problems of a stated table that another choice of physical copies might remove."""
-
-_MAX_CHOICES = 200
-"""How many copy assignments an arrangement tries before settling for the first one."""
-
-
-def _face_key(tile: Tile) -> tuple[int, int]:
-    return (-1 if tile.color is None else tile.color.order, tile.number)
-
-
-def _match_melds(melds: Sequence[Sequence[TileToken]], slots: Sequence[Slot]) -> dict[int, int]:
-    """Pair each stated meld with the draft slot it shares most faces with (a joker counts
-    more: where a table joker goes decides the joker rule), one to one."""
-    pairs: list[tuple[int, int, int]] = []
-    for m, tokens in enumerate(melds):
-        want = Counter(_face_key(t.tile) for t in tokens)
-        for j, slot in enumerate(slots):
-            have = Counter(_face_key(t) for t in slot.tiles)
-            common = want & have
-            weight = sum(3 * c if key[1] == 0 else 2 * c for key, c in common.items())
-            if weight:
-                pairs.append((weight, m, j))
-    pairs.sort(key=lambda p: (-p[0], p[1] != p[2], p[2], p[1]))
-    home: dict[int, int] = {}
-    taken: set[int] = set()
-    for _, m, j in pairs:
-        if m not in home and j not in taken:
-            home[m] = j
-            taken.add(j)
-    return home
-
-
-def _copy_choices(
-    melds: Sequence[Sequence[TileToken]],
-    slots: Sequence[Slot],
-    held: Sequence[Tile],
-    rack: Sequence[Tile],
-    exact: bool,
-) -> Iterator[list[list[Tile]]]:
-    """Ways to give every stated tile a physical copy, the most natural first: a named copy
-    (``R7#1``, or every tile when ``exact``) where it exists, every table copy used, a table
-    copy staying in the meld that continues its slot. Raises when the faces cannot fit."""
-    where: dict[Tile, int] = {t: j for j, slot in enumerate(slots) for t in slot.tiles}
-    where.update({t: -1 for t in held})
-    table = [t for slot in slots for t in slot.tiles] + list(held)
-    pools_table: dict[tuple[int, int], list[Tile]] = {}
-    for tile in table:
-        pools_table.setdefault(_face_key(tile), []).append(tile)
-    pools_rack: dict[tuple[int, int], list[Tile]] = {}
-    for tile in rack:
-        pools_rack.setdefault(_face_key(tile), []).append(tile)
-    fixed: dict[tuple[int, int], Tile] = {}
-    everything = set(table) | set(rack)
-    for m, tokens in enumerate(melds):
-        for i, token in enumerate(tokens):
-            named = exact or "#" in token.text
-            if named and token.tile in everything and token.tile not in fixed.values():
-                fixed[(m, i)] = token.tile
-    for tile in fixed.values():
-        pool = pools_table if tile in where else pools_rack
-        pool[_face_key(tile)].remove(tile)
-    positions: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for m, tokens in enumerate(melds):
-        for i, token in enumerate(tokens):
-            if (m, i) not in fixed:
-                positions.setdefault(_face_key(token.tile), []).append((m, i))
-    for key, places in positions.items():
-        spare = len(pools_table.get(key, ())) + len(pools_rack.get(key, ()))
-        if len(places) > spare:
-            m, i = places[spare]
-            raise IllegalMoveError(
-                "Meld {number}: there is no {tile} on the table or your rack left to use.",
-                number=m + 1,
-                tile=str(melds[m][i].tile),
-            )
-    left_out = [t for key, pool in pools_table.items() for t in pool[len(positions.get(key, ())) :]]
-    if left_out:
-        raise IllegalMoveError(
-            "Every tile on the table must stay on the table; your arrangement leaves out {tiles}.",
-            tiles=tiles_text(sort_tiles(left_out)),
-        )
-    home = _match_melds(melds, slots)
-    options: list[list[dict[tuple[int, int], Tile]]] = []
-    for key, places in positions.items():
-        copies = pools_table.get(key, [])
-        spares = pools_rack.get(key, [])
-        ways: list[tuple[int, int, dict[tuple[int, int], Tile]]] = []
-        for order, chosen in enumerate(itertools.permutations(places, len(copies))):
-            way = dict(zip(chosen, copies, strict=True))
-            rest = iter(spares)
-            for place in places:
-                if place not in way:
-                    way[place] = next(rest)
-            at_home = sum(1 for (m, _), t in way.items() if t in where and home.get(m) == where[t])
-            ways.append((-at_home, order, way))
-        ways.sort(key=lambda w: (w[0], w[1]))
-        options.append([w[2] for w in ways])
-
-    def build(picks: Sequence[dict[tuple[int, int], Tile]]) -> list[list[Tile]]:
-        chosen = dict(fixed)
-        for pick in picks:
-            chosen.update(pick)
-        return [[chosen[(m, i)] for i in range(len(tokens))] for m, tokens in enumerate(melds)]
-
-    preferred = [ways[0] for ways in options]
-    yield build(preferred)
-    tried = 1
-    open_faces = [k for k, ways in enumerate(options) if len(ways) > 1]
-    for depth in (1, 2):
-        for faces in itertools.combinations(open_faces, depth):
-            for picks in itertools.product(*(options[k][1:] for k in faces)):
-                current = list(preferred)
-                for k, pick in zip(faces, picks, strict=True):
-                    current[k] = pick
-                yield build(current)
-                tried += 1
-                if tried >= _MAX_CHOICES:
-                    return

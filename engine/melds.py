@@ -214,39 +214,34 @@ def _group(tiles: list[Tile], pins: Mapping[int, Face]) -> Meld:
         seen.add(t.color)
     missing = [c for c in COLORS if c not in seen]
     jokers = [i for i, t in enumerate(tiles) if t.is_joker]
-    faces: dict[int, Face] = {}
+    free = list(missing)
     for i in jokers:
         pin = pins.get(i)
-        if pin is not None:
-            if pin.number != number:
+        if pin is None:
+            continue
+        if pin.number != number:
+            raise _fail(
+                tiles,
+                Msg(
+                    "the joker is pinned to {pin} but this is a group of {number}s",
+                    pin=str(pin),
+                    number=number,
+                ),
+            )
+        if pin.color is not None:
+            if pin.color not in free:
                 raise _fail(
                     tiles,
-                    Msg(
-                        "the joker is pinned to {pin} but this is a group of {number}s",
-                        pin=str(pin),
-                        number=number,
-                    ),
+                    Msg("the joker cannot be {pin}: that colour is already there", pin=str(pin)),
                 )
-            if pin.color is not None:
-                if pin.color not in missing:
-                    raise _fail(
-                        tiles,
-                        Msg(
-                            "the joker cannot be {pin}: that colour is already there", pin=str(pin)
-                        ),
-                    )
-                missing.remove(pin.color)
-                faces[i] = pin
-    open_jokers = [i for i in jokers if i not in faces]
+            free.remove(pin.color)
     if len(jokers) + len(reals) > 4:
         raise _fail(tiles, Msg("a group has at most 4 tiles"))
-    # With exactly as many open jokers as missing colours, each colour is determined only when
-    # one colour remains; otherwise the jokers stand for "a missing colour".
-    for i in open_jokers:
-        if len(missing) == 1 and len(open_jokers) == 1:
-            faces[i] = Face(missing[0], number)
-        else:
-            faces[i] = Face(None, number)
+    # What a group joker shows depends on the group alone, never on how it got there (a pin
+    # or the face it had in another set): the one missing colour when a single joker fills
+    # the group, else "a missing colour" (J=9).
+    shown = Face(missing[0], number) if len(missing) == 1 and len(jokers) == 1 else None
+    faces = {i: shown or Face(None, number) for i in jokers}
     ordered_reals = sorted(reals, key=lambda t: t.sort_key())
     ordered = ordered_reals + [tiles[i] for i in jokers]
     ordered_faces = [t.face for t in ordered_reals] + [faces[i] for i in jokers]

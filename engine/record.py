@@ -20,6 +20,7 @@ from engine.messages import Msg
 from engine.notation import parse_meld_tokens
 from engine.scoring import GameResult
 from engine.settings import Rules
+from engine.steps import apply_step
 from engine.tiles import Edition, sort_tiles, tiles_text
 
 FORMAT = "rummikub-record 1"
@@ -366,7 +367,7 @@ def play_command(game: Game, command: str) -> TurnOutcome:
             melds = parse_meld_tokens(step[len("arrange ") :])
             draft.apply(Arrange(tuple(tuple(m) for m in melds), exact=True))
         else:
-            draft.apply_text(step)
+            apply_step(draft, step)
     if timed_out:
         draft.validate()  # a record's timed-out play is one the timer committed: it was legal
         return game.timeout(draft)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -29,6 +30,10 @@ class Color(enum.Enum):
 
 
 COLORS: tuple[Color, ...] = (Color.BLACK, Color.BLUE, Color.ORANGE, Color.RED)
+_BY_CODE: dict[str, Color] = {c.code: c for c in COLORS}
+_CODE_RE = re.compile(
+    r"(?P<color>[KBOR])(?P<number>1[0-3]|[1-9])(?:#(?P<copy>[0-9]{1,2}))?|J(?:#(?P<jcopy>[0-9]{1,2}))?"
+)
 COLOR_ORDER: dict[Color, int] = {c: i for i, c in enumerate(COLORS)}
 JOKER_VALUE_ON_RACK = 30
 
@@ -79,10 +84,14 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str, copy: int | None = None) -> Tile:
-        """Parse one tile in any forgiving notation (``R7``, ``7r``, ``red 7``, ``J``, ``R7#1``)."""
-        from engine.notation import parse_tile
-
-        tile = parse_tile(text)
+        """The tile a code names, as ``str`` and ``code`` print it (``R7``, ``R7#1``, ``J``,
+        ``J#1``); forgiving input such as ``red 7`` or ``7r`` is ``engine.notation``'s job."""
+        m = _CODE_RE.fullmatch(text.strip())
+        if m is None:
+            raise ValueError(f"{text!r} is not a tile code such as R7, R7#1, J or J#1")
+        number = int(m.group("number") or 0)
+        color = _BY_CODE[m.group("color")] if m.group("color") else None
+        tile = cls(color, number, int(m.group("copy") or m.group("jcopy") or 0))
         return tile if copy is None else tile.with_copy(copy)
 
     @property

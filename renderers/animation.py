@@ -49,8 +49,10 @@ def frame_durations(frames: int, *, play_seconds: float = PLAY_SECONDS) -> list[
     return [FIRST_MS] + [each] * (turns - 1) + [LAST_MS]
 
 
-def turn_view(game: Game, names: Sequence[str], ai: Sequence[int], number: int | None) -> TableView:
-    """The table after turn ``number`` (None: the deal), titled with that turn's number."""
+def turn_view(game: Game, names: Sequence[str], ai: Sequence[int]) -> TableView:
+    """The table as the channel saw it live at this point of the game: titled with the turn
+    now being played (after turn 3 that is turn 4, as the status line says; at the deal
+    turn 1), or the winner once the game is over."""
     view = table_view_from_game(game, names, ai_seats=ai)
     result = game.result
     if result is not None:
@@ -58,9 +60,7 @@ def turn_view(game: Game, names: Sequence[str], ai: Sequence[int], number: int |
         if result.reason is EndReason.OUT:
             return replace(view, title=Msg("Rummikub! {name} wins", name=winner))
         return replace(view, title=Msg("{name} wins with the lowest rack", name=winner))
-    if number is None:
-        return replace(view, title="Rummikub")
-    return replace(view, title=Msg("Rummikub · turn {turn}", turn=number))
+    return view
 
 
 def frames(
@@ -77,8 +77,7 @@ def frames(
     ai = [i for i, seat in enumerate(record.seats) if seat.ai is not None]
     images = []
     for step in replay_record(record):
-        number = step.turn.number if step.turn is not None else None
-        view = turn_view(step.game, names, ai, number)
+        view = turn_view(step.game, names, ai)
         images.append(draw_table(view, theme=th, width=width, translate=translate))
     height = max(im.height for im in images)
     out = []

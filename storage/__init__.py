@@ -6,11 +6,13 @@ The only package that imports SQLModel/SQLAlchemy. Everything it returns is a fr
 from __future__ import annotations
 
 from storage.claims import ClaimRepository
-from storage.db import DEFAULT_URL, Database, normalize_url, resolve_url
+from storage.connection import DEFAULT_URL, Connection, normalize_url, resolve_url
+from storage.db import Database
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
 from storage.games import GameRepository
 from storage.lobbies import LobbyRepository
 from storage.matches import MatchRepository
+from storage.messages import MessageSlots
 from storage.outbox import OutboxEntry, OutboxRepository, outbox_key
 from storage.players import PlayerLanguage, PlayerLanguageRepository
 from storage.records import (
@@ -33,12 +35,14 @@ __all__ = [
     "ChannelSettings",
     "ClaimRepository",
     "ConflictError",
+    "Connection",
     "Database",
     "GameRepository",
     "LeaderboardEntry",
     "LobbyRepository",
     "MatchGameResult",
     "MatchRepository",
+    "MessageSlots",
     "NotFoundError",
     "OutboxEntry",
     "OutboxRepository",

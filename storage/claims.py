@@ -18,11 +18,11 @@ from storage.models import DeadlineClaimRow
 _TABLE: Any = DeadlineClaimRow.__table__  # type: ignore[attr-defined]
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 class ClaimRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def claim(

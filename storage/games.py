@@ -13,13 +13,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import col, select
 
-from storage import matches, outbox, stats
 from storage.errors import ChannelBusyError, ConflictError, NotFoundError, StorageError
+from storage.matches import record_game as record_match_game
+from storage.matches import update_roster
 from storage.models import GameActionRow, GameRow, MatchRow, utcnow
+from storage.outbox import add_entries
 from storage.records import Seat, StoredGame
+from storage.stats import record_game as record_stats_game
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 _SEED_MIN, _SEED_MAX = -(2**63), 2**63 - 1
 
@@ -101,7 +104,7 @@ class GameRepository:
     or a retry racing the original) can never lose each other's update.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def create(
@@ -152,7 +155,7 @@ class GameRepository:
                 assert row.id is not None
                 _add_action_rows(session, row.id, 0, actions)
                 if announce:
-                    outbox.add_entries(session, row.id, row.version, announce)
+                    add_entries(session, row.id, row.version, announce)
                 await session.flush()
         except IntegrityError as exc:
             if await self.load_active(platform, channel_id, with_actions=False) is not None:
@@ -278,7 +281,7 @@ class GameRepository:
                 if row.match_id is not None:
                     match = await write.session.get(MatchRow, row.match_id)
                     if match is not None and match.finished_at is None:
-                        await matches.update_roster(write.session, match, seats)
+                        await update_roster(write.session, match, seats)
         return row.version
 
     async def stamp(self, game_id: int) -> tuple[int, bool] | None:
@@ -343,13 +346,13 @@ class GameRepository:
             row.deadline = None
             row.finished_at = now
             if scores is not None:
-                await stats.record_game(
+                await record_stats_game(
                     session, self._db.dialect, row.platform, row.channel_id, seats, scores, winner
                 )
                 if row.match_id is not None:
                     match = await session.get(MatchRow, row.match_id)
                     if match is not None and match.finished_at is None:
-                        await matches.record_game(
+                        await record_match_game(
                             session, self._db.dialect, match, row, seats, scores, winner, now
                         )
             elif close_match and row.match_id is not None:
@@ -396,5 +399,5 @@ class GameRepository:
                 ) from exc
             _add_action_rows(session, game_id, write.first_new_seq, write.new_actions)
             if write.outbox:  # written as the version just stored, in the same transaction
-                outbox.add_entries(session, game_id, write.row.version, write.outbox)
+                add_entries(session, game_id, write.row.version, write.outbox)
             await session.flush()

@@ -9,13 +9,13 @@ from sqlmodel import select
 from storage.models import LobbyRow, utcnow
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 class LobbyRepository:
     """One JSON document per channel with an open lobby; the bot decides what is in it."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def save(self, platform: str, channel_id: str, data: dict[str, Any]) -> None:

@@ -10,13 +10,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import col, select
 
-from storage import stats
 from storage.errors import ConflictError, NotFoundError
 from storage.models import GameRow, MatchGameRow, MatchRow, utcnow
 from storage.records import MatchGameResult, Seat, Standing, StoredMatch
+from storage.stats import record_match
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 def standings_of(players: Sequence[Seat], results: Sequence[MatchGameResult]) -> list[Standing]:
@@ -129,9 +129,7 @@ async def record_game(
         match.finished_at = now
         record = _to_record(match, results)
         winners = {s.player_id for s in record.winners}
-        await stats.record_match(
-            session, dialect, match.platform, match.channel_id, players, winners
-        )
+        await record_match(session, dialect, match.platform, match.channel_id, players, winners)
     try:
         await session.flush()
     except StaleDataError as exc:
@@ -157,7 +155,7 @@ async def update_roster(session: AsyncSession, match: MatchRow, seats: Sequence[
 class MatchRepository:
     """Matches are created here; games of a match record their results on ``finish``."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def create(

@@ -11,14 +11,14 @@ from sqlmodel import select
 from storage.models import MessageSlotRow, utcnow
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 class MessageSlots:
     """(platform, channel, slot, owner) -> message id; ``owner`` is "" for public messages
     and the user id for a private copy (a DM)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def get(self, platform: str, channel_id: str, slot: str, owner: str = "") -> int | None:

@@ -21,7 +21,7 @@ from sqlmodel import col, select
 from storage.models import GameRow, OutboxRow, utcnow
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ def add_entries(
 
 
 class OutboxRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def mark_delivered(self, keys: Sequence[str]) -> int:

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from storage.models import PlayerLanguageRow, utcnow
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,7 @@ class PlayerLanguage:
 class PlayerLanguageRepository:
     """Reads and changes one person's language row (one small row per person who has one)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def get(self, platform: str, user_id: str) -> PlayerLanguage:

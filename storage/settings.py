@@ -13,7 +13,7 @@ from storage.models import ChannelSettingsRow, utcnow
 from storage.records import ChannelSettings
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(ChannelSettings) if f.name != "version")
 _ATTEMPTS = 5
@@ -26,7 +26,7 @@ def _to_record(row: ChannelSettingsRow) -> ChannelSettings:
 class SettingsRepository:
     """Reads and changes one channel's settings; concurrent changes to different fields merge."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def get(self, platform: str, channel_id: str) -> ChannelSettings:

@@ -13,7 +13,7 @@ from storage.models import GameRow, PlayerStatRow, utcnow
 from storage.records import LeaderboardEntry, PlayerRecord, Seat
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 def _insert(dialect: str) -> Any:
@@ -140,7 +140,7 @@ def _entry(row: PlayerStatRow) -> LeaderboardEntry:
 class StatsRepository:
     """Reads the statistics that ``GameRepository.finish`` writes."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def leaderboard(

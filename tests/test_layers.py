@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -101,3 +103,128 @@ def test_the_layout_a_newcomer_expects() -> None:
         text = path.read_text()
         assert text.startswith('"""'), path
         assert len(text.splitlines()) < 700, path
+
+
+# ----- no import circles (issue 22) --------------------------------------------------------
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imported_names(path: Path, here: str) -> set[str]:
+    """Every name a module imports, at module level or inside functions, except under ``if
+    TYPE_CHECKING:`` (read by type checkers only); relative imports made absolute."""
+    found: set[str] = set()
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for other in child.orelse:
+                    visit_one(other)
+                continue
+            visit_one(child)
+
+    def visit_one(node: ast.AST) -> None:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+        else:
+            visit(node)
+
+    visit(ast.parse(path.read_text(), filename=str(path)))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each project module and the project modules it imports (a name inside a module counts
+    as that module; a package's own ``__init__`` is not counted for its submodules)."""
+    modules = {module_name(path): path for path in sources()}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = set()
+        for imported in _imported_names(path, name):
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                targets.add(imported)
+        graph[name] = targets
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or round a circle (the strongly
+    connected components of more than one module, by Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def connect(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                connect(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            connect(module)
+    return circles
+
+
+def _circles_in(package: str) -> list[list[str]]:
+    return [
+        circle
+        for circle in import_circles(import_graph())
+        if any(m == package or m.startswith(package + ".") for m in circle)
+    ]
+
+
+def test_the_circle_finder_sees_lazy_imports_and_skips_type_checking_ones(tmp_path: Path) -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert import_circles(graph) == [["a", "b", "c"]]
+    source = tmp_path / "mod.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "if TYPE_CHECKING:\n"
+        "    from engine.game import Game\n"
+        "def later():\n"
+        "    from engine.hints import best_final\n"
+        "    import engine.solver\n"
+    )
+    names = _imported_names(source, "engine.mod")
+    assert {"engine.sibling", "engine.hints.best_final", "engine.solver"} <= names
+    assert not any(name.startswith("engine.game") for name in names)
+
+
+@pytest.mark.parametrize("package", ["engine", "renderers", "storage", "bot"])
+def test_no_import_circles(package: str) -> None:
+    assert _circles_in(package) == []

@@ -200,7 +200,7 @@ def _translate(args: argparse.Namespace) -> Translate:
 
 def _samples(args: argparse.Namespace) -> int:
     """Draw the docs' sample views into ``--samples FOLDER``."""
-    from renderers.samples import write_samples
+    from bot.cli.samples import write_samples
 
     if args.table or args.rack or args.snapshot:
         print(

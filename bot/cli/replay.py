@@ -103,8 +103,7 @@ def play_back(record: GameRecord, args: argparse.Namespace, stdin: TextIO, out: 
             print(f"== The deal: {seats}; seed {record.seed}", file=out)
         else:
             print(f"\n== {step.turn.number}/{total}", file=out)
-        number = step.turn.number if step.turn is not None else None
-        view = turn_view(game, names, ai, number)
+        view = turn_view(game, names, ai)
         print(table_text(view, emoji=args.emoji, ansi=args.ansi, translate=tr), file=out)
         if args.racks:
             for seat, player in enumerate(game.players):

@@ -2,7 +2,7 @@
 
 The bot's own sentences are keyed by name (``MESSAGES``). The engine's rule errors and the
 renderers' labels are :class:`engine.messages.Msg` templates keyed by their English text; their
-Polish lives in ``bot/i18n/rules.py`` and ``bot/i18n/images.py`` and is reached through
+Polish lives in ``bot/i18n/pl_engine.py`` and ``bot/i18n/pl_pictures.py`` and is reached through
 :func:`translator`.
 """
 
@@ -13,8 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import board as i18n_board
-from bot.i18n import images as i18n_images
-from bot.i18n import rules as i18n_rules
+from bot.i18n import pl_engine, pl_pictures
 from bot.logs import log_internal
 from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
@@ -429,7 +428,7 @@ def _counted(message: str, values: dict[str, Any]) -> int:
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "en": {},
-    "pl": {**i18n_rules.PL, **i18n_images.PL},
+    "pl": {**pl_engine.PL, **pl_pictures.PL},
 }
 """English template -> template in the language, for engine and renderer messages."""
 

@@ -6,12 +6,11 @@ live in a ``Scheduler``; deadlines are stored, and re-armed with the remaining t
 restart. A committed turn is saved (its transaction committed) before any reply announces it.
 Replies are neutral data (``bot.api.Reply``); a rack only ever goes privately to its owner.
 
-The manager is one class put together from rooms, each owning one part of the stored game:
-``service`` (the front door: ``handle``, locks, errors, outboxes), ``lobby`` (seats and
-settings before the deal, rematches), ``turns`` (turn flow, deadlines, AI moves, the draft),
-``views`` (game state as ``Reply`` objects), ``store`` (memory rebuilt from storage) and
-``outbox`` (a stored turn's announcements, confirmed when delivered, re-sent after a restart);
-``state`` holds the live table and its stored description.
+``GameManager`` (``service``) is a facade over parts that each take what they use in their
+constructor: ``tables`` (live tables and locks), ``languages``, ``views``, ``records``,
+``deadlines``, ``store``, ``turns``, ``lobby``, ``timers``, ``delivery``, ``resend`` and
+``routes`` (the verb table); ``state`` holds the live table and its stored description,
+``outbox`` the stored announcements.
 """
 
 from bot.manager.service import GameManager

@@ -11,7 +11,7 @@ channel's state changes (after each locked command, each timer, each re-send); a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from bot.api import BoardMeld, BoardSeat, BoardState, BoardTile, ChannelRef, PlayerRef
 from bot.i18n import translator
@@ -40,16 +40,17 @@ PlayerLanguage = Callable[[str, PlayerRef | None], Awaitable[str]]
 class Boards:
     """Reads boards and counts each channel's changes.
 
-    ``tables`` and ``lock`` are the manager's own (the same mapping and the same locks its
-    commands use); ``load`` gives the channel's table as storage has it now, with the lock
-    held; ``now`` is the scheduler's clock (deadlines are on it). With ``shared`` (several
-    processes on one database) every read asks storage whether another process moved the
-    game; a single process's own copy is the stored game, so it is read as it is."""
+    ``table`` (a channel key's live table, or None) and ``lock`` are the manager's own (the
+    same tables and the same locks its commands use); ``load`` gives the channel's table as
+    storage has it now, with the lock held; ``now`` is the scheduler's clock (deadlines are
+    on it). With ``shared`` (several processes on one database) every read asks storage
+    whether another process moved the game; a single process's own copy is the stored game,
+    so it is read as it is."""
 
     def __init__(
         self,
         *,
-        tables: Mapping[str, LiveTable],
+        table: Callable[[str], LiveTable | None],
         lock: Callable[[str], asyncio.Lock],
         load: Load,
         channel_language: ChannelLanguage,
@@ -57,7 +58,7 @@ class Boards:
         now: Callable[[], float],
         shared: bool = True,
     ) -> None:
-        self._tables = tables
+        self._table = table
         self._lock = lock
         self._load = load
         self._channel_language = channel_language
@@ -98,7 +99,7 @@ class Boards:
     async def read(self, player: PlayerRef, channel: ChannelRef) -> BoardState:
         """``player``'s board of ``channel`` now (see ``bot.api.GameService.board``)."""
         async with self._lock(channel.key):
-            table = self._tables.get(channel.key)
+            table = self._table(channel.key)
             if table is None or self._shared:
                 table = await self._load(channel)
             step = self.step(channel.key)

@@ -1,4 +1,5 @@
-"""The lobby: start, join, leave, AI seats, kick, settings, rematch, cancel and deal."""
+"""The lobby: start, join, leave, AI seats, kick, settings, rematch, cancel and deal; and
+seats that change hands in a game under way (leave, kick, coming back)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ import json
 from collections.abc import Sequence
 from functools import partial
 
-from bot.api import Button, ChannelRef, PlayerRef, Reply
-from bot.commands import (
-    parse_number,
-    shorten,
-    usage,
-)
-from bot.i18n import LANGUAGES, duration, t
+from bot.api import ChannelRef, PlayerRef, Reply
+from bot.commands import parse_number, shorten, usage
+from bot.i18n import t
+from bot.manager.channels import Defaults, rules_fields
+from bot.manager.deadlines import Deadlines
+from bot.manager.languages import Languages
 from bot.manager.outbox import Later, announcements, as_written, drawn, keyed, view
+from bot.manager.seats import setup_text
 from bot.manager.state import (
     AWAY_KEYS,
     AWAY_MOST,
@@ -22,139 +23,85 @@ from bot.manager.state import (
     LiveTable,
     SeatInfo,
     _dt,
-    away_limit,
     parse_away,
+    public,
 )
-from engine import Match, Rules, TurnOutcome
+from bot.manager.tables import Tables
+from bot.manager.turns import Turns
+from bot.manager.views import Views, settings_text
+from engine import Match, Rules
 from engine.ai import AI_LEVELS
+from storage import Database
 
 
-class LobbyRoom:
-    """Lobby commands and seats that change hands.
+class Lobby:
+    """Seats and settings before the deal (and a rematch's lobby); seats that change hands
+    while a game runs. Every handler runs under the channel's lock."""
 
-    A part of :class:`bot.manager.GameManager`; it works on the manager's state."""
+    def __init__(
+        self,
+        db: Database,
+        tables: Tables,
+        views: Views,
+        turns: Turns,
+        deadlines: Deadlines,
+        languages: Languages,
+        defaults: Defaults,
+    ) -> None:
+        self._db = db
+        self._tables = tables
+        self._views = views
+        self._turns = turns
+        self._deadlines = deadlines
+        self._languages = languages
+        self._defaults = defaults
 
-    # ----- lobby ---------------------------------------------------------------------------
+    def _tell(self, table: LiveTable, player: PlayerRef, message: str, **values: object) -> Reply:
+        return self._languages.tell(table.channel, player, table.lang, message, **values)
 
-    async def _start(self, player: PlayerRef, channel: ChannelRef, args: str) -> list[Reply]:
+    @staticmethod
+    def is_host(table: LiveTable, player: PlayerRef, admin: bool) -> bool:
+        return admin or table.host.same_person(player)
+
+    # ----- opening a table -----------------------------------------------------------------
+
+    async def start(self, player: PlayerRef, channel: ChannelRef, args: str) -> list[Reply]:
         """Open a lobby (the caller holds the channel's lock and found no table)."""
-        settings = await self.settings.get(channel.platform, channel.chat_id)
-        rules = self._rules_from_settings(settings)
-        lang = self._language_of(settings)
+        settings = await self._db.settings.get(channel.platform, channel.chat_id)
+        rules = self._defaults.rules_of(settings)
+        lang = self._defaults.language_of(settings)
         away_after: int | None = None
         for part in args.split():
             key, _, value = part.partition("=")
             if key.lower() in AWAY_KEYS:
                 valid, away_after = parse_away(value)
                 if not valid:
-                    return [self._tell(channel, player, lang, "bad_away", most=AWAY_MOST)]
+                    return [self._languages.tell(channel, player, lang, "bad_away", most=AWAY_MOST)]
                 continue
             rules = rules.with_setting(key, value)
         table = LiveTable(channel, player, rules, lang=lang, away_after=away_after)
         table.seats.append(SeatInfo(player, None, player.display_name or player.user_id))
-        self.tables[channel.key] = table
-        lang = table.lang
-        reply = self._lobby_reply(
-            table, t(lang, "lobby_open", host=table.seats[0].name, seats=self._seats_text(table))
+        self._tables.put(table)
+        opened = t(
+            table.lang, "lobby_open", host=table.seats[0].name, seats=self._views.seats_text(table)
         )
-        return [reply]
+        return [self._views.lobby(table, opened)]
 
-    def _seats_text(self, table: LiveTable) -> str:
-        parts = []
-        for i, seat in enumerate(table.seats, start=1):
-            mark = " " + t(table.lang, "seat_waiting") if seat.waiting else ""
-            parts.append(f"{i}. {seat.name}{mark}")
-        return ", ".join(parts)
-
-    def _lobby_reply(self, table: LiveTable, text: str | None = None) -> Reply:
-        lang = table.lang
-        state = t(
-            lang,
-            "lobby_state",
-            seats=self._seats_text(table),
-            settings=self._settings_text(table.rules, lang, table.away_after),
-        )
-        # What just happened ("Bob joined") goes above the seat list, which the lobby message
-        # always keeps (it is edited in place, so it must stay whole).
-        body = (
-            state if not text else text if self._seats_text(table) in text else text + "\n" + state
-        )
-        buttons = (
-            (
-                Button(t(lang, "button_join"), "join", "success"),
-                Button(t(lang, "button_leave"), "leave", "secondary"),
-                Button(t(lang, "button_add_ai"), "addbot", "primary"),
-                Button(t(lang, "button_deal"), "deal", "success"),
-            ),
-        )
-        return self._public(table, body, buttons=buttons, slot="lobby")
-
-    def _settings_text(self, rules: Rules, lang: str, away_after: int | None = None) -> str:
-        games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
-        away = away_limit(rules, away_after)
-        return t(
-            lang,
-            "settings_line",
-            edition=rules.edition.value,
-            threshold=rules.opening_threshold,
-            timer=duration(rules.turn_seconds),
-            games=games,
-            hints=t(lang, "setting_on" if rules.hints else "setting_off"),
-            away=away if away else t(lang, "setting_off"),
-        )
-
-    def _is_host(self, table: LiveTable, player: PlayerRef, admin: bool) -> bool:
-        return admin or table.host.same_person(player)
-
-    async def _join(
-        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
-    ) -> list[Reply]:
-        lang = table.lang
-        if table.phase != "lobby":
-            return [self._tell(table.channel, player, lang, "lobby_only")]
-        seat = table.seat_of(player)
-        if seat is not None and table.seats[seat].waiting:
-            table.seats[seat].waiting = False
-            name = table.seats[seat].name
-            return await self._deal_if_ready(table, t(lang, "rematch_yes", name=name))
-        if seat is not None:
-            return [self._tell(table.channel, player, lang, "already_seated")]
-        limit = table.rules.edition.max_players
-        if len(table.seats) >= limit:
-            return [self._tell(table.channel, player, lang, "table_full", max=limit)]
-        name = player.display_name or player.user_id
-        table.seats.append(SeatInfo(player, None, name))
-        return [self._lobby_reply(table, t(lang, "joined", name=name, count=len(table.seats)))]
-
-    async def _leave(
-        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
-    ) -> list[Reply]:
-        lang = table.lang
-        seat = table.seat_of(player)
-        if seat is None:
-            return [self._tell(table.channel, player, lang, "not_seated")]
-        rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
-        text = t(lang, "left", name=table.seats[seat].name)
-        replies = await self._remove_seat(table, seat, text)
-        if rematch and self.tables.get(table.channel.key) is table:
-            return await self._deal_if_ready(table, text)  # the others all said yes
-        return replies
-
-    async def _rematch(self, player: PlayerRef, channel: ChannelRef) -> list[Reply]:
+    async def rematch(self, player: PlayerRef, channel: ChannelRef) -> list[Reply]:
         """After a match: a lobby with the same seats (AI seats included) and settings as its
         last game. The presser is in; it deals once every other person confirmed (Rematch or
         Join), or when the host deals. A seat whose person left or was kicked is not dealt."""
-        settings = await self.settings.get(channel.platform, channel.chat_id)
-        lang = self._language_of(settings)
-        last = await self.games.history(channel.platform, channel.chat_id, limit=1)
+        settings = await self._db.settings.get(channel.platform, channel.chat_id)
+        lang = self._defaults.language_of(settings)
+        last = await self._db.games.history(channel.platform, channel.chat_id, limit=1)
         if not last or last[0].status != "finished" or last[0].match_id is None:
-            return [self._tell(channel, player, lang, "no_rematch")]
+            return [self._languages.tell(channel, player, lang, "no_rematch")]
         game = last[0]
         setup = json.loads(game.setup)
         lang = setup.get("lang", lang)
         people = [s.player_id for s in game.seats if s.counts_for_person]
         if player.user_id not in people:
-            return [self._tell(channel, player, lang, "rematch_players_only")]
+            return [self._languages.tell(channel, player, lang, "rematch_players_only")]
         seats = []
         for s in game.seats:
             if s.counts_for_person:
@@ -172,11 +119,46 @@ class LobbyRoom:
             seats=seats,
             away_after=setup.get("away_after"),
         )
-        self.tables[channel.key] = table
+        self._tables.put(table)
         name = player.display_name or player.user_id
         return await self._deal_if_ready(
-            table, t(lang, "rematch_open", name=name, seats=self._seats_text(table))
+            table, t(lang, "rematch_open", name=name, seats=self._views.seats_text(table))
         )
+
+    # ----- seats ---------------------------------------------------------------------------
+
+    async def join(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        lang = table.lang
+        if table.phase != "lobby":
+            return [self._tell(table, player, "lobby_only")]
+        seat = table.seat_of(player)
+        if seat is not None and table.seats[seat].waiting:
+            table.seats[seat].waiting = False
+            name = table.seats[seat].name
+            return await self._deal_if_ready(table, t(lang, "rematch_yes", name=name))
+        if seat is not None:
+            return [self._tell(table, player, "already_seated")]
+        limit = table.rules.edition.max_players
+        if len(table.seats) >= limit:
+            return [self._tell(table, player, "table_full", max=limit)]
+        name = player.display_name or player.user_id
+        table.seats.append(SeatInfo(player, None, name))
+        return [self._views.lobby(table, t(lang, "joined", name=name, count=len(table.seats)))]
+
+    async def leave(
+        self, table: LiveTable, player: PlayerRef, args: str, admin: bool
+    ) -> list[Reply]:
+        seat = table.seat_of(player)
+        if seat is None:
+            return [self._tell(table, player, "not_seated")]
+        rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
+        text = t(table.lang, "left", name=table.seats[seat].name)
+        replies = await self._remove_seat(table, seat, text)
+        if rematch and self._tables.of(table.channel) is table:
+            return await self._deal_if_ready(table, text)  # the others all said yes
+        return replies
 
     async def _deal_if_ready(self, table: LiveTable, text: str) -> list[Reply]:
         """The lobby reply, or, when nobody is left to confirm a rematch, the deal."""
@@ -184,30 +166,29 @@ class LobbyRoom:
         if waiting or len(table.seats) < 2:
             if waiting:
                 text += " " + t(table.lang, "rematch_waiting", names=", ".join(waiting))
-            return [self._lobby_reply(table, text)]
-        return [self._public(table, text), *await self._deal(table, table.host, "", True)]
+            return [self._views.lobby(table, text)]
+        return [public(table, text), *await self.deal(table, table.host, "", True)]
 
     async def _remove_seat(
         self, table: LiveTable, seat: int, text: str, why: str = "left"
     ) -> list[Reply]:
-        lang = table.lang
         info = table.seats[seat]
         if table.phase == "lobby":
             del table.seats[seat]
             if not any(s.player for s in table.seats):
-                self.tables.pop(table.channel.key, None)
-                return [self._public(table, text)]
+                self._tables.pop(table.channel.key)
+                return [public(table, text)]
             if info.player is not None and info.player.same_person(table.host):
                 table.host = next(s.player for s in table.seats if s.player)
-            return [self._lobby_reply(table, text)]
+            return [self._views.lobby(table, text)]
         # In a running game the seat is taken over by an AI so the others can finish; the
         # seat stays its player's in the match roster (their scores stay theirs).
         if info.player is None and info.why == "away" and info.owner is not None:
             info = SeatInfo(info.owner, None, info.name)  # kicked while away: the AI stays
         if info.player is None:
-            return [self._public(table, t(lang, "kick_ai", name=info.name))]
+            return [public(table, t(table.lang, "kick_ai", name=info.name))]
         if not any(s.player for i, s in enumerate(table.seats) if i != seat):
-            return await self._cancel_game(table, info.name, news=[self._public(table, text)])
+            return await self.cancel_game(table, info.name, news=[public(table, text)])
         table.seats[seat] = SeatInfo(
             None,
             DEFAULT_AI,
@@ -221,18 +202,18 @@ class LobbyRoom:
         game = table.game
         assert game is not None and table.game_id is not None
         items: list[Reply | Later] = [
-            self._public(table, t(lang, "left_game", name=info.name, level=DEFAULT_AI))
+            public(table, t(table.lang, "left_game", name=info.name, level=DEFAULT_AI))
         ]
         their_turn = game.current == seat
         if their_turn:
             table.draft = None
             table.selection, table.target = [], None
-            table.deadline = self.scheduler.now()  # the AI's move is due now
+            table.deadline = self._deadlines.clock.now()  # the AI's move is due now
         else:  # the table shows the seat's new name (the AI's turn refreshes it otherwise)
-            items.append(view("table", None, partial(self._table_reply, table)))
-        replies = await self._save_seats(table, items, setup=self._setup_text(table))
+            items.append(view("table", None, partial(self._views.table, table)))
+        replies = await self._save_seats(table, items, setup=setup_text(table))
         if their_turn:
-            replies.extend(await self._begin_turn(table))
+            replies.extend(await self._turns.begin_turn(table))
         return replies
 
     async def _save_seats(
@@ -243,7 +224,7 @@ class LobbyRoom:
         it announces (``items``, its outbox entries, as a turn's); the replies, keyed."""
         game = table.game
         assert game is not None and table.game_id is not None
-        table.version = await self.games.save_turn(
+        table.version = await self._db.games.save_turn(
             table.game_id,
             expected_version=table.version,
             snapshot=game.to_text(),
@@ -257,7 +238,7 @@ class LobbyRoom:
         )
         return keyed(table.game_id, table.version, await drawn(items))
 
-    async def _come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
+    async def come_back(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
         """An absent player sent a command: their seat is theirs again at once (their turn
         starts now with a full timer if the AI had not moved yet, else on their next turn)."""
         game = table.game
@@ -265,66 +246,42 @@ class LobbyRoom:
         info = table.seats[seat]
         table.seats[seat] = SeatInfo(player, None, info.name)
         their_turn = not game.finished and game.current == seat
-        items: list[Reply | Later] = [self._public(table, t(table.lang, "back", name=info.name))]
+        items: list[Reply | Later] = [public(table, t(table.lang, "back", name=info.name))]
         if their_turn:
             table.draft = None
             table.selection, table.target = [], None
-            table.deadline = self.scheduler.now() + table.rules.turn_seconds
-            items.extend(self._human_turn(table))
+            table.deadline = self._deadlines.clock.now() + table.rules.turn_seconds
+            items.extend(self._turns.human_turn(table))
         else:
-            items.append(view("rack", player, partial(self._rack_reply, table, seat)))
+            items.append(view("rack", player, partial(self._views.rack, table, seat)))
         replies = await self._save_seats(table, items)
         if their_turn:
-            self._arm_timers(table)
+            self._deadlines.arm(table)
         return replies
 
-    def _note_missed(self, table: LiveTable, outcome: TurnOutcome) -> Reply | None:
-        """Count a person's turn that ran out with nothing played (any other end of their turn
-        starts the count again); after ``away_limit`` in a row an AI plays their seat until
-        they send a command, unless nobody else at the table would be left to play."""
-        info = table.seats[outcome.seat]
-        if info.player is None:
-            return None
-        idle = outcome.timed_out and outcome.kind in ("draw", "pass")
-        info.missed = info.missed + 1 if idle else 0
-        if table.game is None or table.game.finished:
-            return None
-        limit = table.away_limit
-        others = any(s.player is not None for i, s in enumerate(table.seats) if i != outcome.seat)
-        if not idle or not limit or info.missed < limit or not others:
-            return None
-        table.seats[outcome.seat] = SeatInfo(
-            None, DEFAULT_AI, info.name, owner=info.player, why="away", missed=info.missed
-        )
-        return self._public(table, t(table.lang, "away", name=info.name, count=info.missed))
-
-    async def _addbot(
+    async def addbot(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
-        lang = table.lang
         if table.phase != "lobby":
-            return [self._tell(table.channel, player, lang, "lobby_only")]
-        if table.seat_of(player) is None and not self._is_host(table, player, admin):
-            return [self._tell(table.channel, player, lang, "not_seated")]
+            return [self._tell(table, player, "lobby_only")]
+        if table.seat_of(player) is None and not self.is_host(table, player, admin):
+            return [self._tell(table, player, "not_seated")]
         level = (args.split() or [DEFAULT_AI])[0].lower()
         if level not in AI_LEVELS:
-            return [
-                self._tell(table.channel, player, lang, "bad_level", levels=", ".join(AI_LEVELS))
-            ]
+            return [self._tell(table, player, "bad_level", levels=", ".join(AI_LEVELS))]
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
-            return [self._tell(table.channel, player, lang, "table_full", max=limit)]
+            return [self._tell(table, player, "table_full", max=limit)]
         number = sum(1 for s in table.seats if s.ai) + 1
         table.seats.append(SeatInfo(None, level, f"AI {number} ({level})"))
-        text = t(lang, "ai_added", level=level, number=len(table.seats))
-        return [self._lobby_reply(table, text)]
+        text = t(table.lang, "ai_added", level=level, number=len(table.seats))
+        return [self._views.lobby(table, text)]
 
-    async def _kick(
+    async def kick(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
-        lang = table.lang
-        if not self._is_host(table, player, admin):
-            return [self._tell(table.channel, player, lang, "host_only")]
+        if not self.is_host(table, player, admin):
+            return [self._tell(table, player, "host_only")]
         what = args.strip().lstrip("#")
         index = None
         number = parse_number(what)
@@ -342,84 +299,67 @@ class LobbyRoom:
         if index is None:
             return [
                 self._tell(
-                    table.channel,
-                    player,
-                    lang,
-                    "bad_seat",
-                    what=shorten(what) or "?",
-                    count=len(table.seats),
+                    table, player, "bad_seat", what=shorten(what) or "?", count=len(table.seats)
                 )
             ]
         name = table.seats[index].name
-        return await self._remove_seat(table, index, t(lang, "kicked", name=name), "kicked")
+        return await self._remove_seat(table, index, t(table.lang, "kicked", name=name), "kicked")
 
-    async def _settings(
+    # ----- settings, cancel, deal ----------------------------------------------------------
+
+    async def settings(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
         lang = table.lang
         parts = args.replace("=", " ").split()
         if not parts:
-            return [
-                self._tell(
-                    table.channel,
-                    player,
-                    lang,
-                    "settings",
-                    settings=self._settings_text(
-                        table.rules, self._lang_for(lang, player), table.away_after
-                    ),
-                )
-            ]
-        if not self._is_host(table, player, admin):
-            return [self._tell(table.channel, player, lang, "host_only")]
+            mine = self._languages.for_player(lang, player)
+            shown = settings_text(table.rules, mine, table.away_after)
+            return [self._tell(table, player, "settings", settings=shown)]
+        if not self.is_host(table, player, admin):
+            return [self._tell(table, player, "host_only")]
         if table.phase != "lobby":
-            return [self._tell(table.channel, player, lang, "lobby_only")]
+            return [self._tell(table, player, "lobby_only")]
         if len(parts) != 2:
             raise CommandErrorAsRule(usage("settings"))
         key, value = parts
+        name = player.display_name or player.user_id
         if key.lower() in AWAY_KEYS:
             valid, away_after = parse_away(value)
             if not valid:
-                return [self._tell(table.channel, player, lang, "bad_away", most=AWAY_MOST)]
+                return [self._tell(table, player, "bad_away", most=AWAY_MOST)]
             table.away_after = away_after
-            name = player.display_name or player.user_id
-            return [
-                self._lobby_reply(
-                    table, t(lang, "setting_changed", name=name, key="away_after", value=value)
-                )
-            ]
+            changed = t(lang, "setting_changed", name=name, key="away_after", value=value)
+            return [self._views.lobby(table, changed)]
         rules = table.rules.with_setting(key, value)
         table.rules = rules
-        await self.settings.update(
+        await self._db.settings.update(
             table.channel.platform,
             table.channel.chat_id,
             language=table.lang,
-            **self._rules_fields(rules),
+            **rules_fields(rules),
         )
-        name = player.display_name or player.user_id
-        return [
-            self._lobby_reply(table, t(lang, "setting_changed", name=name, key=key, value=value))
-        ]
+        changed = t(lang, "setting_changed", name=name, key=key, value=value)
+        return [self._views.lobby(table, changed)]
 
-    async def _cancel(
+    async def cancel(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
-        lang = table.lang
-        if not self._is_host(table, player, admin):
-            return [self._tell(table.channel, player, lang, "host_only")]
-        return await self._cancel_game(table, player.display_name or player.user_id)
+        if not self.is_host(table, player, admin):
+            return [self._tell(table, player, "host_only")]
+        return await self.cancel_game(table, player.display_name or player.user_id)
 
-    async def _cancel_game(
+    async def cancel_game(
         self, table: LiveTable, by: str, *, news: Sequence[Reply] = ()
     ) -> list[Reply]:
         """Close the table; a game under way is stored as cancelled together with what that
         announces (``news`` first, then the table message's last words: its outbox)."""
-        self._cancel_timers(table)
+        self._deadlines.cancel(table)
         closed = Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")
         items: list[Reply | Later] = [*news, as_written(closed)]
         replies = await drawn(items)
         if table.game_id is not None and table.game is not None:
-            version = await self.games.finish(
+            version = await self._db.games.finish(
                 table.game_id,
                 expected_version=table.version,
                 snapshot=table.game.to_text(),
@@ -430,60 +370,30 @@ class LobbyRoom:
             )
             replies = keyed(table.game_id, version, replies)
         elif table.match_id is not None:  # no game under way: the match alone
-            match = await self.matches.load(table.match_id)
+            match = await self._db.matches.load(table.match_id)
             if match.active:
-                await self.matches.close(table.match_id, expected_version=match.version)
-        self.tables.pop(table.channel.key, None)
+                await self._db.matches.close(table.match_id, expected_version=match.version)
+        self._tables.pop(table.channel.key)
         return replies
 
-    async def _language(
-        self, table: LiveTable | None, channel: ChannelRef, player: PlayerRef, args: str
-    ) -> Reply:
-        said = table.lang if table is not None else await self.language(channel)
-        mine, args = self._is_mine(args)
-        if mine:  # ``language me pl`` (a private chat's ``language pl``): the speaker's own
-            return await self._my_language(channel, player, args, said)
-        lang = args.strip().lower()
-        if lang not in LANGUAGES:
-            return self._tell(channel, player, said, "languages", codes=", ".join(LANGUAGES))
-        current = await self.settings.get(channel.platform, channel.chat_id)
-        rules = self._rules_from_settings(current)
-        await self.settings.update(
-            channel.platform, channel.chat_id, language=lang, **self._rules_fields(rules)
-        )
-        if table is not None:
-            table.lang = lang
-        return Reply(channel, t(lang, "language_set"))
-
-    async def _deal(
+    async def deal(
         self, table: LiveTable, player: PlayerRef, args: str, admin: bool
     ) -> list[Reply]:
-        lang = table.lang
         if table.phase != "lobby":
-            return [self._tell(table.channel, player, lang, "lobby_only")]
-        if not self._is_host(table, player, admin):
-            return [self._tell(table.channel, player, lang, "host_only")]
+            return [self._tell(table, player, "lobby_only")]
+        if not self.is_host(table, player, admin):
+            return [self._tell(table, player, "host_only")]
         if len(table.seats) < 2:
-            return [self._tell(table.channel, player, lang, "need_players")]
-        players = len(table.seats)
-        games = table.rules.games_for(players)
-        stored = await self.matches.create(
+            return [self._tell(table, player, "need_players")]
+        games = table.rules.games_for(len(table.seats))
+        stored = await self._db.matches.create(
             platform=table.channel.platform,
             channel_id=table.channel.chat_id,
             players=[s.stored(i) for i, s in enumerate(table.seats)],
             games_planned=games,
         )
-        table.match = Match(players, games)
+        table.match = Match(len(table.seats), games)
         table.match_id = stored.id
         table.phase = "playing"
-        closed = self._public(
-            table,
-            t(
-                lang,
-                "lobby_state",
-                seats=self._seats_text(table),
-                settings=self._settings_text(table.rules, lang, table.away_after),
-            ),
-            slot="lobby",
-        )  # the lobby message loses its buttons
-        return [closed, *await self._new_game(table)]
+        closed = self._views.lobby_closed(table)  # the lobby message loses its buttons
+        return [closed, *await self._turns.new_game(table)]

@@ -1,5 +1,5 @@
-"""The outbox room: a stored turn's announcements, confirmed once a platform accepted them,
-and sent again (with the views refreshed) after a restart, or by a sweep of another process.
+"""The outbox: a stored turn's announcements as stored payloads, and the replies that carry
+their keys (the confirmations and re-sending are ``bot.manager.resend``).
 
 A turn is saved together with one outbox entry per reply it causes (``storage.outbox``): a
 news line is stored as its text; a table, rack or panel message only by its slot, since it is
@@ -10,21 +10,16 @@ in one UPDATE. ``resume()`` sends every entry still unconfirmed: the news lines 
 for each game with any, its table, every player's rack and the current player's panel as the
 stored game shows them now (edited in place by the adapters' stored message ids). With several
 processes on one database (shared mode) each also sweeps every minute for entries a process
-that died left unconfirmed, and sends them again the same way (``_sweep``).
+that died left unconfirmed, and sends them again the same way (``Resender.sweep``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
 from typing import Any
 
 from bot.api import Button, ChannelRef, PlayerRef, Reply
-from bot.manager.state import LiveTable, _dt, log
 from storage import OutboxEntry, outbox_key
 
 PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while running
@@ -41,7 +36,6 @@ SWEEP_EVERY = 60.0
 RESEND_AFTER = 300.0
 SWEEP_GIVES_UP = 3600.0
 SWEEP_KEY = "outbox:sweep"  # the sweep's timer in the scheduler
-MAX_HANDED = 10_000  # keys handed out and unconfirmed kept in memory, at most about
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,214 +127,3 @@ def news_reply(entry: OutboxEntry) -> Reply:
         ),
         delivers=(entry.key,),
     )
-
-
-class OutboxRoom:
-    """Delivery confirmations and re-sending.
-
-    A part of :class:`bot.manager.GameManager`; it works on the manager's state."""
-
-    _confirmed: set[str]
-    _confirming: asyncio.Task[None] | None
-    _pruned_at: float
-    _handed: dict[str, float]  # shared mode: keys handed to an adapter, when; not confirmed
-    _sweeping: asyncio.Task[None] | None
-    _closed: bool
-
-    async def delivered(self, keys: Sequence[str]) -> None:
-        """The platform accepted the messages carrying these outbox entries: they are marked
-        delivered in the background (a crash before that only sends them once more)."""
-        self._confirmed.update(keys)
-        for key in keys:
-            self._handed.pop(key, None)
-        if self._confirming is None or self._confirming.done():
-            self._confirming = asyncio.get_running_loop().create_task(self._write_confirmed())
-
-    async def _write_confirmed(self) -> None:
-        while self._confirmed:
-            batch = sorted(self._confirmed)
-            self._confirmed.difference_update(batch)
-            try:
-                await self.db.outbox.mark_delivered(batch)
-                if time.monotonic() - self._pruned_at > PRUNE_EVERY:
-                    self._pruned_at = time.monotonic()
-                    await self.db.outbox.prune()
-            except Exception:  # a bug or the database away; not lost: sent again after a restart
-                self._internal("could not mark %d outbox entries delivered", len(batch))
-
-    async def flush_confirmed(self) -> None:
-        """Wait until every confirmation so far is written (at shutdown)."""
-        while self._confirming is not None and not self._confirming.done():
-            await asyncio.shield(self._confirming)
-
-    async def _load_unconfirmed(self) -> int:
-        """At start-up: read what stored turns announced and no platform confirmed (the
-        process died in between). It is sent once its platform's outbox is registered
-        (``_start_resend``); a manager that never gets one (a check, a test) draws nothing.
-        Old delivered entries are pruned. The count of entries."""
-        try:
-            await self.db.outbox.prune()
-            self._pruned_at = time.monotonic()
-            entries = await self.db.outbox.pending()
-        except Exception:
-            self._internal("cannot read the outbox")
-            return 0
-        self._unsent.extend(entries)
-        self._start_resend()
-        return len(entries)
-
-    def _start_resend(self) -> None:
-        """Send again the unconfirmed entries of every platform that has an outbox now."""
-        ready = [e for e in self._unsent if e.platform in self._routes or self._broadcast]
-        if not ready:
-            return
-        self._unsent = [e for e in self._unsent if e not in ready]
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no loop yet: kept for the next registration
-            self._unsent.extend(ready)
-            return
-        task = loop.create_task(self._resend(ready))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _hand(self, replies: Sequence[Reply]) -> None:
-        """Note the keys of replies this process hands to an adapter now (shared mode): its
-        sweeps leave them alone for ``RESEND_AFTER`` while the adapter delivers them."""
-        if not self.shared:
-            return
-        now = self.scheduler.now()
-        if len(self._handed) > MAX_HANDED:  # no sweep forgets them (a manager not resumed)
-            self._handed = {k: at for k, at in self._handed.items() if now - at < RESEND_AFTER}
-        for reply in replies:
-            for key in reply.delivers:
-                self._handed[key] = now
-
-    def _arm_sweep(self) -> None:
-        """Schedule the next sweep (shared mode only: one SQLite process has nobody to
-        cover for, and sends what is unconfirmed at its start)."""
-        if self.shared and not self._closed:
-            when = self.scheduler.now() + SWEEP_EVERY
-            self.scheduler.schedule_at(SWEEP_KEY, when, self._sweep_due)
-
-    async def _sweep_due(self) -> None:
-        """The sweep's timer: arm the next one, then sweep (as a task that ``close`` cancels;
-        one at a time)."""
-        self._arm_sweep()
-        if self._closed or (self._sweeping is not None and not self._sweeping.done()):
-            return
-        task = asyncio.get_running_loop().create_task(self._sweep())
-        self._sweeping = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        await asyncio.wait({task})
-
-    async def _sweep(self) -> None:
-        """Send again what another process stored and never saw confirmed (it died, or it
-        died while sending such entries again): entries unconfirmed for ``RESEND_AFTER`` of
-        platforms this process sends to, except what this process itself handed to an adapter
-        less than that ago (it is still being delivered; adapters report no failure, so after
-        that it is taken for lost). Each game's re-send is claimed as at start-up."""
-        now = self.scheduler.now()
-        for key, at in list(self._handed.items()):
-            if now - at >= RESEND_AFTER:
-                del self._handed[key]
-        try:
-            entries = await self.db.outbox.pending(
-                older_than=timedelta(seconds=RESEND_AFTER),
-                younger_than=timedelta(seconds=SWEEP_GIVES_UP),
-                now=_dt(now),
-            )
-        except Exception:  # a bug or the database away; the next sweep looks again
-            self._internal("cannot read the outbox; the next sweep tries again")
-            return
-        ready = [
-            e
-            for e in entries
-            if e.key not in self._handed and (e.platform in self._routes or self._broadcast)
-        ]
-        if ready:
-            await self._resend(ready)
-
-    async def _resend(self, entries: list[OutboxEntry]) -> None:
-        games: dict[int, list[OutboxEntry]] = defaultdict(list)
-        for entry in entries:
-            games[entry.game_id].append(entry)
-        log.info("sending again %d outbox entries of %d games", len(entries), len(games))
-        for game_id, pending in games.items():
-            if not await self._claim_resend(game_id, pending):
-                continue  # another process that found them too sends them
-            channel = ChannelRef(pending[0].platform, pending[0].channel_id)
-            async with self._lock(channel.key):  # the views are drawn as no command changes them
-                try:
-                    if self.shared:  # another process may have confirmed some, or played on
-                        still = {e.key for e in await self.db.outbox.pending(game_id=game_id)}
-                        pending = [e for e in pending if e.key in still]
-                        await self._current(channel)
-                    replies = await self._resent(game_id, pending) if pending else []
-                except Exception:
-                    self._internal("cannot send again the outbox of game %s", game_id)
-                    continue
-                finally:
-                    self.boards.changed(channel.key)
-            await self._send(replies)
-
-    async def _claim_resend(self, game_id: int, pending: list[OutboxEntry]) -> bool:
-        """Whether this process sends a game's unconfirmed entries again. With several
-        processes on one database (shared mode) each finds them at its start; the one that
-        claims them (a lease on the newest entry's version, as deadlines are claimed) sends
-        them, so a turn is not announced once per process. The lease is ``RESEND_AFTER``, as
-        long as a live sender may take: a claimer that died is taken over after it (by a
-        sweep); one that is merely slow is not doubled."""
-        if not self.shared:
-            return True
-        now = self.scheduler.now()
-        newest = max(entry.version for entry in pending)
-        try:
-            won = await self.claims.claim(
-                game_id,
-                newest,
-                "resend",
-                owner=self.owner,
-                now=_dt(now),
-                until=_dt(now + RESEND_AFTER),
-            )
-        except Exception:
-            self._internal("cannot claim the outbox of game %s", game_id)
-            return False
-        return won is True
-
-    async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
-        """One game's unconfirmed entries as replies: its news lines as stored, then its
-        views drawn from the stored game, each carrying the keys of the entries it stands for."""
-        news = [news_reply(e) for e in pending if not is_view(e.payload)]
-        views = [e for e in pending if is_view(e.payload)]
-        first = pending[0]
-        table = self.tables.get(ChannelRef(first.platform, first.channel_id).key)
-        if table is None or table.game_id != game_id:  # a game that ended since
-            if not views:
-                return news
-            table = await self._table_from_record(await self.games.load(game_id))
-        return news + await self._views(table, views)
-
-    async def _views(self, table: LiveTable, views: list[OutboxEntry]) -> list[Reply]:
-        """The table, every player's rack and the current player's panel of ``table`` now,
-        confirming ``views`` (a view for a seat no longer shown goes with the table)."""
-        game = table.game
-        assert game is not None
-        shown: list[tuple[str, str | None, Reply]] = [
-            ("table", None, await self._table_reply(table))
-        ]
-        for seat, info in enumerate(table.seats):
-            if info.player is not None:
-                shown.append(("rack", info.player.user_id, await self._rack_reply(table, seat)))
-        current = table.current_seat
-        if not game.finished and current is not None and current.player is not None:
-            reply = await self._panel_reply(table, game.current)
-            shown.append(("panel", current.player.user_id, reply))
-        keys: dict[int, list[str]] = defaultdict(list)
-        for entry in views:
-            slot, to = entry.payload.get("slot"), entry.payload.get("to")
-            index = next((i for i, (s, o, _) in enumerate(shown) if (s, o) == (slot, to)), 0)
-            keys[index].append(entry.key)
-        return [replace(reply, delivers=tuple(keys[i])) for i, (_, _, reply) in enumerate(shown)]

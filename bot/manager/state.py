@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.api import ChannelRef, PlayerRef
+from bot.api import ChannelRef, PlayerRef, Reply
 from bot.commands import (
     parse_number,
     shorten,
@@ -225,3 +225,14 @@ def _short_quotes(message: Msg) -> Msg:
 
 def _dt(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp, UTC)
+
+
+def note(channel: ChannelRef, player: PlayerRef, text: str) -> Reply:
+    """A short private answer to one person (errors, confirmations), already in their
+    language."""
+    return Reply(channel, text, private_to=player)
+
+
+def public(table: LiveTable, text: str, **kw: Any) -> Reply:
+    """A message the whole channel of ``table`` sees."""
+    return Reply(table.channel, text, **kw)

@@ -1,131 +1,91 @@
-"""Memory from the stored game: resume at start-up, lobbies, reloads and version checks."""
+"""Memory from the stored game: resuming at start-up, lobbies, reloads and version checks.
+The stored game is the whole truth; a live table is a copy rebuilt from it exactly."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import UTC
 from typing import Any
 
 from bot.api import ChannelRef, PlayerRef
-from bot.manager.outbox import SWEEP_KEY
-from bot.manager.state import (
-    LiveTable,
-    SeatInfo,
-    log,
-)
+from bot.manager.deadlines import Deadlines
+from bot.manager.faults import Faults
+from bot.manager.state import LiveTable, SeatInfo, log
+from bot.manager.tables import Tables
 from engine import Game, Match, Rules, RummikubError
-from engine.scoring import EndReason
+from engine.scoring import EndReason, GameResult
+from engine.steps import apply_step
+from storage import Database, StoredGame
 
 
-class StoreRoom:
-    """Rebuilding live tables from storage.
+class Store:
+    """Loads live tables from storage and saves lobbies (games are saved by the turns)."""
 
-    A part of :class:`bot.manager.GameManager`; it works on the manager's state."""
+    def __init__(
+        self, db: Database, tables: Tables, deadlines: Deadlines, faults: Faults, *, shared: bool
+    ) -> None:
+        self._db = db
+        self._tables = tables
+        self._deadlines = deadlines
+        self._faults = faults
+        self._shared = shared
 
     async def resume(self) -> int:
         """Load every unfinished game from storage and re-arm its timer, and reopen every
-        stored lobby; then send again what stored turns announced and no platform confirmed
-        (``OutboxRoom._load_unconfirmed``). Returns the count of games and lobbies."""
-        if not self.shared:
+        stored lobby. Returns the count of games and lobbies."""
+        if not self._shared:
             log.info(
                 "deadline leases are off (%s): run one bot process on this database",
-                self.db.dialect,
+                self._db.dialect,
             )
-        stored = await self.games.list_active(with_actions=True)
+        stored = await self._db.games.list_active(with_actions=True)
         for record in stored:
             try:
-                table = await self._table_from_record(record)
+                table = await self.from_record(record)
             except Exception:
-                self._internal("cannot resume game %s", record.id)
+                self._faults("cannot resume game %s", record.id)
                 continue
-            self.tables[table.channel.key] = table
-            self._arm_timers(table)
-        count = len(stored) + await self._resume_lobbies()
-        await self._load_unconfirmed()
-        self._arm_sweep()  # shared mode: what a process that dies later leaves is sent too
-        return count
+            self._tables.put(table)
+            self._deadlines.arm(table)
+        return len(stored) + await self._resume_lobbies()
 
     async def _resume_lobbies(self) -> int:
         """Reopen every stored lobby whose channel has no game; forget the stale ones."""
         count = 0
-        for platform, chat_id, data in await self.lobbies.list_all():
+        for platform, chat_id, data in await self._db.lobbies.list_all():
             channel = ChannelRef(platform, chat_id)
-            if channel.key in self.tables:
-                await self.lobbies.delete(platform, chat_id)
+            if channel.key in self._tables:
+                await self._db.lobbies.delete(platform, chat_id)
                 continue
             try:
-                self.tables[channel.key] = self._lobby_from_data(channel, data)
+                self._tables.put(lobby_from_data(channel, data))
                 count += 1
             except Exception:
-                self._internal("cannot reopen the lobby of %s", channel.key)
+                self._faults("cannot reopen the lobby of %s", channel.key)
         return count
 
-    def _lobby_data(self, channel: ChannelRef) -> dict[str, Any] | None:
+    def lobby_data(self, channel: ChannelRef) -> dict[str, Any] | None:
         """The channel's lobby as stored data, or None when it has no table in its lobby."""
-        table = self.tables.get(channel.key)
+        table = self._tables.of(channel)
         if table is None or table.phase != "lobby":
             return None
-        return {
-            "host": {"user_id": table.host.user_id, "name": table.host.display_name},
-            "rules": table.rules.to_text(),
-            "lang": table.lang,
-            "away_after": table.away_after,
-            "seats": [
-                {
-                    "user_id": seat.player.user_id if seat.player else None,
-                    "name": seat.name,
-                    "ai": seat.ai,
-                    "waiting": seat.waiting,
-                }
-                for seat in table.seats
-            ],
-        }
+        return lobby_data(table)
 
-    @staticmethod
-    def _lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
-        host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
-        table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
-        table.away_after = data.get("away_after")
-        for seat in data["seats"]:
-            player = (
-                None
-                if seat["user_id"] is None
-                else PlayerRef(channel.platform, seat["user_id"], seat["name"])
-            )
-            table.seats.append(
-                SeatInfo(player, seat["ai"], seat["name"], waiting=bool(seat.get("waiting")))
-            )
-        return table
-
-    async def _store_lobby(self, channel: ChannelRef, before: dict[str, Any] | None) -> None:
+    async def save_lobby(self, channel: ChannelRef, before: dict[str, Any] | None) -> None:
         """Save the channel's lobby when a command changed it (delete it once dealt or
         cancelled). A lobby is cheap to open again, so a storage failure is only logged."""
-        after = self._lobby_data(channel)
+        after = self.lobby_data(channel)
         if after == before:
             return
         try:
             if after is None:
-                await self.lobbies.delete(channel.platform, channel.chat_id)
+                await self._db.lobbies.delete(channel.platform, channel.chat_id)
             else:
-                await self.lobbies.save(channel.platform, channel.chat_id, after)
+                await self._db.lobbies.save(channel.platform, channel.chat_id, after)
         except Exception:
-            self._internal("cannot store the lobby of %s", channel.key)
+            self._faults("cannot store the lobby of %s", channel.key)
 
-    async def close(self) -> None:
-        self._closed = True  # no sweep starts again; one under way is cancelled below
-        self.scheduler.cancel(SWEEP_KEY)
-        for table in self.tables.values():
-            self._cancel_timers(table)
-        tasks = list(self._tasks)  # sending again or flushing kept replies: their entries stay
-        for task in tasks:  # unconfirmed, so the next start sends them
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await self.flush_confirmed()
-
-    # ----- restart -------------------------------------------------------------------------
-
-    async def _table_from_record(self, record: Any) -> LiveTable:
+    async def from_record(self, record: StoredGame) -> LiveTable:
         """Rebuild a live table from its stored game alone (see ``describe``)."""
         setup = json.loads(record.setup)
         rules = Rules.from_text(setup["rules"])
@@ -152,10 +112,8 @@ class StoreRoom:
         table.version = record.version
         table.saved_actions = len(game.log)
         if record.match_id is not None:
-            match = await self.matches.load(record.match_id)
+            match = await self._db.matches.load(record.match_id)
             engine_match = Match(len(seats), match.games_planned)
-            from engine.scoring import GameResult
-
             for r in match.results:
                 winner = r.winner if r.winner is not None else 0
                 engine_match.results.append(
@@ -167,7 +125,7 @@ class StoreRoom:
             draft = game.draft()
             for step in record.draft:
                 try:
-                    draft.apply_text(step)
+                    apply_step(draft, step)  # an old unresolved auto asks the solver
                 except RummikubError:
                     break
             table.draft = draft
@@ -179,52 +137,88 @@ class StoreRoom:
             )
         return table
 
-    async def _current(self, channel: ChannelRef) -> LiveTable | None:
+    async def current(self, channel: ChannelRef) -> LiveTable | None:
         """The channel's table as storage has it now (the caller holds the channel's lock):
         the copy in memory when its stored version is unchanged, else a fresh load (a game
         or lobby another process started or changed, or that this one has not loaded yet)."""
-        table = self.tables.get(channel.key)
+        table = self._tables.of(channel)
         if table is None:
-            return await self._reload(channel)
-        return await self._fresh(table)
+            return await self.reload(channel)
+        return await self.fresh(table)
 
-    async def _fresh(self, table: LiveTable) -> LiveTable | None:
+    async def fresh(self, table: LiveTable) -> LiveTable | None:
         """``table`` if storage still agrees with it (one version read), else the stored one."""
         if table.game_id is not None:
-            stamp = await self.games.stamp(table.game_id)
+            stamp = await self._db.games.stamp(table.game_id)
             if stamp == (table.version, False):
                 return table
-            return await self._reload(table.channel)
-        stored = await self.lobbies.get(table.channel.platform, table.channel.chat_id)
-        if stored is not None and stored == self._lobby_data(table.channel):
+            return await self.reload(table.channel)
+        stored = await self._db.lobbies.get(table.channel.platform, table.channel.chat_id)
+        if stored is not None and stored == self.lobby_data(table.channel):
             return table
-        return await self._reload(table.channel)
+        return await self.reload(table.channel)
 
-    async def _reload(self, channel: ChannelRef) -> LiveTable | None:
+    async def reload(self, channel: ChannelRef) -> LiveTable | None:
         """Drop our copy and load the stored game (or lobby), re-arming its timers."""
-        old = self.tables.pop(channel.key, None)
+        old = self._tables.pop(channel.key)
         if old is not None:
-            self._cancel_timers(old)
-        record = await self.games.load_active(channel.platform, channel.chat_id)
+            self._deadlines.cancel(old)
+        record = await self._db.games.load_active(channel.platform, channel.chat_id)
         if record is not None:
-            table = await self._table_from_record(record)
-            self.tables[channel.key] = table
-            self._arm_timers(table)
+            table = await self.from_record(record)
+            self._tables.put(table)
+            self._deadlines.arm(table)
             return table
-        data = await self.lobbies.get(channel.platform, channel.chat_id)
+        data = await self._db.lobbies.get(channel.platform, channel.chat_id)
         if data is not None:
-            lobby = self._lobby_from_data(channel, data)
-            self.tables[channel.key] = lobby
+            lobby = lobby_from_data(channel, data)
+            self._tables.put(lobby)
             return lobby
         return None
 
-    async def _reload_quietly(self, channel: ChannelRef) -> None:
+    async def reload_quietly(self, channel: ChannelRef) -> None:
         """After a conflict or a failure: the stored game replaces ours (if even that fails,
         the channel is forgotten here and loaded again by its next command)."""
         try:
-            await self._reload(channel)
+            await self.reload(channel)
         except Exception:
-            self._internal("cannot reload %s", channel.key)
-            gone = self.tables.pop(channel.key, None)
+            self._faults("cannot reload %s", channel.key)
+            gone = self._tables.pop(channel.key)
             if gone is not None:
-                self._cancel_timers(gone)
+                self._deadlines.cancel(gone)
+
+
+def lobby_data(table: LiveTable) -> dict[str, Any]:
+    """A table in its lobby as stored data."""
+    return {
+        "host": {"user_id": table.host.user_id, "name": table.host.display_name},
+        "rules": table.rules.to_text(),
+        "lang": table.lang,
+        "away_after": table.away_after,
+        "seats": [
+            {
+                "user_id": seat.player.user_id if seat.player else None,
+                "name": seat.name,
+                "ai": seat.ai,
+                "waiting": seat.waiting,
+            }
+            for seat in table.seats
+        ],
+    }
+
+
+def lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
+    """A stored lobby as a live table."""
+    host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
+    table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
+    table.away_after = data.get("away_after")
+    for seat in data["seats"]:
+        player = (
+            None
+            if seat["user_id"] is None
+            else PlayerRef(channel.platform, seat["user_id"], seat["name"])
+        )
+        table.seats.append(
+            SeatInfo(player, seat["ai"], seat["name"], waiting=bool(seat.get("waiting")))
+        )
+    return table

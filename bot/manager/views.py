@@ -1,41 +1,33 @@
-"""What the manager shows: racks, tables, panels, standings, help, stats and replays as
-``Reply`` objects."""
+"""What the manager shows: racks, tables, panels, the lobby, standings, status, help and rules,
+as ``Reply`` objects drawn from a live table (pictures through the presenter, words in the
+reader's language)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
-
-from bot.api import Button, ChannelRef, File, Image, PlayerRef, Reply, Select, SelectOption
-from bot.commands import (
-    KNOWN_VERBS,
-    CommandError,
-    parse_command,
-    parse_number,
-    shorten,
-    usage,
-)
-from bot.i18n import duration, say, t, translator
-from bot.manager.state import (
-    CommandErrorAsRule,
-    LiveTable,
-)
+from bot.api import Button, PlayerRef, Reply, Select, SelectOption
+from bot.commands import KNOWN_VERBS, CommandError, parse_command, usage
+from bot.i18n import duration, say, t
+from bot.manager.languages import Languages
+from bot.manager.state import CommandErrorAsRule, LiveTable, away_limit, public
+from bot.presenter import Presenter
+from bot.scheduler import Scheduler
 from engine import Rules
 from engine.tiles import sort_tiles
-from renderers.scoreline import scoreline_view
-
-RECORD_FILENAME = "game.rkr"
-RECORD_MIME = "text/plain"  # UTF-8 text (docs/records.md); chat clients offer it as a download
 
 
-class ViewRoom:
-    """Game state turned into replies.
+class Views:
+    """Game state turned into replies; reads nothing but the table it is given."""
 
-    A part of :class:`bot.manager.GameManager`; it works on the manager's state."""
+    def __init__(self, presenter: Presenter, clock: Scheduler, languages: Languages) -> None:
+        self.presenter = presenter
+        self._clock = clock
+        self._languages = languages
 
-    # ----- views ---------------------------------------------------------------------------
+    # ----- a game's messages ---------------------------------------------------------------
 
-    def _set_sort(self, table: LiveTable, player: PlayerRef, args: str) -> None:
+    @staticmethod
+    def set_sort(table: LiveTable, player: PlayerRef, args: str) -> None:
+        """``sort colour|number``: how ``player``'s rack is ordered at this table."""
         value = args.strip().lower()
         if value.startswith("num"):
             table.sort_by[player.key] = "number"
@@ -44,13 +36,14 @@ class ViewRoom:
         else:
             raise CommandErrorAsRule(usage("sort"))
 
-    async def _rack_reply(self, table: LiveTable, seat: int) -> Reply:
+    async def rack(self, table: LiveTable, seat: int) -> Reply:
+        """The seat's rack, privately, in its owner's language (pictures too)."""
         game = table.game
         info = table.seats[seat]
         assert game is not None and info.player is not None
         sort_by = table.sort_by.get(info.player.key, "color")
         draft = table.draft if table.draft is not None and table.draft.seat == seat else None
-        lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
+        lang = await self._languages.read_for(table.lang, info.player)
         text = self.presenter.rack_line(game, seat, sort_by, lang=lang, draft=draft)
         images = await self.presenter.rack_images(game, seat, sort_by, lang=lang, draft=draft)
         return Reply(
@@ -67,15 +60,14 @@ class ViewRoom:
             ),
         )
 
-    async def _table_reply(self, table: LiveTable) -> Reply:
+    async def table(self, table: LiveTable) -> Reply:
+        """The table message everyone sees, with whose turn it is."""
         game = table.game
         assert game is not None
-        text = self.presenter.table_text(
-            game, [s.name for s in table.seats], self._seconds_left(table), lang=table.lang
-        )
-        images = await self.presenter.table_images(
-            game, [s.name for s in table.seats], self._seconds_left(table), lang=table.lang
-        )
+        names = [s.name for s in table.seats]
+        left = self.seconds_left(table)
+        text = self.presenter.table_text(game, names, left, lang=table.lang)
+        images = await self.presenter.table_images(game, names, left, lang=table.lang)
         buttons = (
             (
                 Button(t(table.lang, "button_my_turn"), "panel", "primary"),
@@ -85,16 +77,15 @@ class ViewRoom:
         )
         current = table.current_seat
         mentions = (current.player,) if current is not None and current.player else ()
-        return self._public(
-            table, text, images=images, slot="table", buttons=buttons, mentions=mentions
-        )
+        return public(table, text, images=images, slot="table", buttons=buttons, mentions=mentions)
 
-    async def _panel_reply(self, table: LiveTable, seat: int) -> Reply:
+    async def panel(self, table: LiveTable, seat: int) -> Reply:
+        """The seat's turn panel: the draft, a tile picker, a target picker and buttons."""
         game = table.game
         info = table.seats[seat]
         assert game is not None and info.player is not None
         draft = table.draft or game.draft(seat)
-        lang = await self._player_lang(table.lang, info.player)  # the owner's, pictures too
+        lang = await self._languages.read_for(table.lang, info.player)
         sort_by = table.sort_by.get(info.player.key, "color")
         text = self.presenter.draft_text(draft, lang=lang, sort_by=sort_by)
         if table.selection:
@@ -139,8 +130,9 @@ class ViewRoom:
             slot="panel",
         )
 
-    async def _standings_reply(self, table: LiveTable, head: str) -> Reply:
-        text = head + "\n" + self._standings_text(table)
+    async def standings(self, table: LiveTable, head: str) -> Reply:
+        """A game's end: ``head`` (who won, the scores) over the match standings."""
+        text = head + "\n" + self.standings_text(table)
         images = (
             await self.presenter.standings_images(
                 table.match, [s.name for s in table.seats], lang=table.lang
@@ -148,20 +140,20 @@ class ViewRoom:
             if table.match
             else ()
         )
-        return self._public(table, text, images=images)
+        return public(table, text, images=images)
 
-    def _seconds_left(self, table: LiveTable) -> float | None:
+    def seconds_left(self, table: LiveTable) -> float | None:
         if table.deadline is None:
             return None
-        return max(0.0, table.deadline - self.scheduler.now())
+        return max(0.0, table.deadline - self._clock.now())
 
-    def _status_text(self, table: LiveTable, lang: str | None = None) -> str:
+    def status_text(self, table: LiveTable, lang: str | None = None) -> str:
         game, match = table.game, table.match
         assert game is not None and match is not None
         counts = ", ".join(
             f"{s.name} {len(p.rack)}" for s, p in zip(table.seats, game.players, strict=True)
         )
-        left = self._seconds_left(table)
+        left = self.seconds_left(table)
         return t(
             lang or table.lang,
             "status",
@@ -174,7 +166,7 @@ class ViewRoom:
             counts=counts,
         )
 
-    def _standings_text(self, table: LiveTable, lang: str | None = None) -> str:
+    def standings_text(self, table: LiveTable, lang: str | None = None) -> str:
         lang = lang or table.lang
         match = table.match
         if match is None:
@@ -192,149 +184,84 @@ class ViewRoom:
         )
         return t(lang, "standings", played=len(match.results), games=match.games, rows=rows)
 
-    def _help(self, lang: str, args: str) -> str:
-        verb = args.strip().lower()
-        if verb:
-            try:
-                verb = parse_command(verb).verb
-            except CommandError as err:
-                return say(lang, err)
-            return t(lang, "help_verb", usage=say(lang, usage(verb)))
-        return t(lang, "help", verbs=", ".join(KNOWN_VERBS))
+    # ----- the lobby -----------------------------------------------------------------------
 
-    def _rules_text(self, lang: str, rules: Rules) -> str:
-        return t(
+    def seats_text(self, table: LiveTable) -> str:
+        parts = []
+        for i, seat in enumerate(table.seats, start=1):
+            mark = " " + t(table.lang, "seat_waiting") if seat.waiting else ""
+            parts.append(f"{i}. {seat.name}{mark}")
+        return ", ".join(parts)
+
+    def lobby(self, table: LiveTable, text: str | None = None) -> Reply:
+        """The lobby message: what just happened (``text``) over the seats and settings, with
+        the lobby's buttons. It is edited in place, so it always shows the whole lobby."""
+        lang = table.lang
+        seats = self.seats_text(table)
+        state = t(
             lang,
-            "rules",
-            threshold=rules.opening_threshold,
-            seconds=rules.turn_seconds,
-            penalty=rules.timeout_penalty,
-            settings=self._settings_text(rules, lang),
+            "lobby_state",
+            seats=seats,
+            settings=settings_text(table.rules, lang, table.away_after),
         )
-
-    async def _leaderboard(self, channel: ChannelRef, lang: str) -> str:
-        entries = await self.stats.leaderboard(channel.platform, channel.chat_id)
-        if not entries:
-            return t(lang, "leaderboard_empty")
-        rows = "; ".join(
-            t(
-                lang,
-                "leaderboard_row",
-                rank=i,
-                name=e.name,
-                won=e.games_won,
-                played=e.games_played,
-                total=f"{e.total_score:+d}",
-            )
-            for i, e in enumerate(entries, start=1)
+        body = state if not text else text if seats in text else text + "\n" + state
+        buttons = (
+            (
+                Button(t(lang, "button_join"), "join", "success"),
+                Button(t(lang, "button_leave"), "leave", "secondary"),
+                Button(t(lang, "button_add_ai"), "addbot", "primary"),
+                Button(t(lang, "button_deal"), "deal", "success"),
+            ),
         )
-        return t(lang, "leaderboard", rows=rows)
+        return public(table, body, buttons=buttons, slot="lobby")
 
-    async def _stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> Reply:
-        """A player's record over every channel of this server or group (the sender's, or the
-        one named: a display name, a user id or a mention), with a picture of their last
-        match, game by game; privately, in ``lang`` (the asker's)."""
-        ids = await self._channels_of(channel)
-        who = args.strip()
-        person = player.user_id
-        if who:
-            found = await self._find_player(channel.platform, ids, who)
-            if found is None:
-                return self._note(channel, player, t(lang, "stats_unknown", name=shorten(who)))
-            person = found
-        record = await self.stats.across_channels(channel.platform, ids, person)
-        if record is None:
-            name = shorten(who) or player.display_name or person
-            return self._note(channel, player, t(lang, "stats_none", name=name))
-        average = record.average_score
-        best = "-" if record.best_score is None else f"{record.best_score:+d}"
-        if record.best_game_at is not None:
-            best += f" ({record.best_game_at.strftime('%Y-%m-%d')})"
+    def lobby_closed(self, table: LiveTable) -> Reply:
+        """The lobby message once dealt: the seats and settings, without buttons."""
+        lang = table.lang
         text = t(
             lang,
-            "stats",
-            name=record.name,
-            channels=record.channels,
-            played=record.games_played,
-            won=record.games_won,
-            average="-" if average is None else f"{average:+.1f}",
-            best=best,
-            matches_won=record.matches_won,
-            matches=record.matches_played,
+            "lobby_state",
+            seats=self.seats_text(table),
+            settings=settings_text(table.rules, lang, table.away_after),
         )
-        match = await self.matches.last_with_player(channel.platform, ids, person)
-        images: tuple[Image, ...] = ()
-        if match is not None:
-            seat = next((i for i, s in enumerate(match.players) if s.player_id == person), None)
-            view = scoreline_view(
-                tuple(s.name for s in match.players),
-                tuple(tuple(r.scores) for r in match.results),
-                tuple(r.winner for r in match.results),
-                match.games_planned,
-                highlight=seat,
-                date=match.created_at.strftime("%Y-%m-%d"),
-            )
-            images = await self.presenter.scoreline_images(view, lang=lang)
-        return Reply(channel, text, images=images, private_to=player)
+        return public(table, text, slot="lobby")
 
-    async def _find_player(self, platform: str, ids: Sequence[str], who: str) -> str | None:
-        """The user id of a player named by display name, user id or mention (``<@123>``,
-        ``@name``), among those with a record in ``ids``."""
-        wanted = who.strip().removeprefix("<@").removeprefix("!").removesuffix(">")
-        wanted = wanted.removeprefix("@").strip().lower()
-        for chat_id in ids:
-            for entry in await self.stats.leaderboard(platform, chat_id, limit=1000):
-                if wanted in (entry.player_id.lower(), entry.name.lower()):
-                    return entry.player_id
-        return None
 
-    async def _replay(self, channel: ChannelRef, player: PlayerRef, args: str) -> list[Reply]:
-        """The animation of the channel's last finished game (or the ``nth`` newest of its
-        history), posted with the game's record; drawn in a worker thread, outside the lock."""
-        from engine.record import parse_record
-        from renderers.animation import animate
-        from storage.replays import record_for_channel
+def settings_text(rules: Rules, lang: str, away_after: int | None = None) -> str:
+    """A table's settings in one line."""
+    games = rules.match_games if rules.match_games is not None else t(lang, "games_players")
+    away = away_limit(rules, away_after)
+    return t(
+        lang,
+        "settings_line",
+        edition=rules.edition.value,
+        threshold=rules.opening_threshold,
+        timer=duration(rules.turn_seconds),
+        games=games,
+        hints=t(lang, "setting_on" if rules.hints else "setting_off"),
+        away=away if away else t(lang, "setting_off"),
+    )
 
-        lang = await self.language(channel)
-        what = args.strip().lstrip("#")
-        nth = parse_number(what) if what else 1
-        if nth is None or nth < 1:
-            return [self._tell(channel, player, lang, "replay_usage")]
-        games = await self.games.history(channel.platform, channel.chat_id, limit=nth)
-        if not games:
-            return [self._tell(channel, player, lang, "replay_none")]
-        if len(games) < nth:
-            return [self._tell(channel, player, lang, "replay_nth", count=len(games))]
-        game = games[nth - 1]
-        record = await record_for_channel(
-            self.db, channel.platform, channel.chat_id, game_id=game.id
-        )
-        translate = translator(lang)
-        gif = await asyncio.to_thread(
-            lambda: animate(parse_record(record), fmt="gif", translate=translate)
-        )
-        when = game.finished_at.strftime("%Y-%m-%d %H:%M") if game.finished_at else "?"
-        caption = t(lang, "replay", when=when, names=", ".join(s.name for s in game.seats))
-        attached = File(RECORD_FILENAME, record.encode(), RECORD_MIME)
-        return [
-            Reply(channel, caption, images=(Image("replay.gif", gif, caption),), files=(attached,))
-        ]
 
-    async def _history(self, channel: ChannelRef, lang: str) -> str:
-        games = await self.games.history(channel.platform, channel.chat_id, limit=5)
-        if not games:
-            return t(lang, "history_empty")
-        rows = []
-        for g in games:
-            when = g.finished_at.strftime("%Y-%m-%d %H:%M") if g.finished_at else "?"
-            if g.result and "text" in g.result:
-                from engine.scoring import GameResult
+def help_text(lang: str, args: str) -> str:
+    """The commands, or how to use one."""
+    verb = args.strip().lower()
+    if verb:
+        try:
+            verb = parse_command(verb).verb
+        except CommandError as err:
+            return say(lang, err)
+        return t(lang, "help_verb", usage=say(lang, usage(verb)))
+    return t(lang, "help", verbs=", ".join(KNOWN_VERBS))
 
-                result = GameResult.from_text(g.result["text"])
-                winner = g.seats[result.winner].name
-                score = f"{result.scores[result.winner]:+d}"
-                rows.append(t(lang, "history_won", when=when, name=winner, score=score))
-            else:
-                status = "history_cancelled" if g.status == "cancelled" else "history_ended"
-                rows.append(t(lang, status, when=when))
-        return t(lang, "history", rows="; ".join(rows))
+
+def rules_text(lang: str, rules: Rules) -> str:
+    """The rules and a table's settings."""
+    return t(
+        lang,
+        "rules",
+        threshold=rules.opening_threshold,
+        seconds=rules.turn_seconds,
+        penalty=rules.timeout_penalty,
+        settings=settings_text(rules, lang),
+    )

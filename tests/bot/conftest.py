@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.bot.manager_harness import Harness
+from tests.bot.manager.manager_harness import Harness
 from tests.fakes.discord_api import FakeDiscord, running_fake
 
 if TYPE_CHECKING:
-    from tests.bot.test_discord_game import Live
+    from tests.bot.platforms.discord.test_discord_game import Live
 
 
 class InternalErrors(logging.Handler):
@@ -78,7 +78,7 @@ def fake() -> Iterator[FakeDiscord]:
 @pytest.fixture
 async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
     """The real bot behind the real discord.py client against ``fake``, on a SQLite file."""
-    from tests.bot.test_discord_game import Live
+    from tests.bot.platforms.discord.test_discord_game import Live
 
     table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
     await table.boot()

@@ -188,8 +188,8 @@ def test_the_example_env_file_lists_every_variable_and_loads_as_it_is(clean: Pat
 async def test_db_upgrade_reaches_the_postgresql_of_the_env_file(tmp_path: Path) -> None:
     import asyncio
 
-    from storage.scratch import scratch_schema
     from tests.storage.conftest import needs_postgres
+    from tests.storage.scratch import scratch_schema
 
     url = needs_postgres()
     (tmp_path / ".env").write_text(f"DATABASE_URL={url}\n")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.presenter import Presenter
 from engine import Game, Match
-from tests.bot.manager_harness import ANN, BOB, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, BOB, CHANNEL, Harness
 from tests.renderers.pixels import decode
 from tests.renderers.test_views import game
 

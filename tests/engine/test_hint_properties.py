@@ -2,7 +2,7 @@
 table and the rack, melded and not):
 
 (a) the solver's answer, stated by faces through ``arrange``, is accepted by ``done``;
-(c) ``hint``'s commands, typed one by one through ``Draft.apply_text`` (the path every typed
+(c) ``hint``'s commands, typed one by one through ``engine.steps.apply_step`` (the path every typed
     command takes), are each accepted and end in the table the hint promised, a legal turn,
     from the start of the turn and from a random draft.
 
@@ -21,6 +21,7 @@ from engine.draft import Draft
 from engine.errors import RummikubError
 from engine.hints import hint
 from engine.solver import solve
+from engine.steps import apply_step
 from tests.engine.solver_oracle import Position, position_suite
 from tests.engine.test_properties import random_step
 
@@ -43,7 +44,7 @@ def follow(draft: Draft) -> None:
     if found is None:
         return
     for command in found.commands:
-        draft.apply_text(command)
+        apply_step(draft, command)
     assert tuple(s.text() for s in draft.slots) == found.table
     assert draft.problems() == []
     draft.game.commit(draft)
@@ -57,7 +58,7 @@ def test_the_solvers_answer_stated_by_faces_is_accepted_by_done(position: Positi
         if best is None:
             continue
         draft = game.draft(0)
-        draft.apply_text("arrange " + " / ".join(m.text() for m in best.melds))
+        apply_step(draft, "arrange " + " / ".join(m.text() for m in best.melds))
         outcome = game.commit(draft)
         assert len(outcome.placed) == len(best.placed)
 
@@ -76,7 +77,7 @@ def test_hint_commands_are_accepted_from_a_random_draft(position: Position) -> N
     accepted = 0
     for _ in range(30):
         try:
-            draft.apply_text(random_step(rng, draft))
+            apply_step(draft, random_step(rng, draft))
         except RummikubError:
             continue
         accepted += 1
@@ -98,7 +99,7 @@ def test_a_table_built_by_steps_and_stated_by_faces_gets_the_same_verdict(
     for _ in range(40):
         step = "auto" if rng.random() < 0.15 else random_step(rng, draft)
         try:
-            draft.apply_text(step)
+            apply_step(draft, step)
         except RummikubError:
             continue
         if step == "auto":
@@ -108,7 +109,7 @@ def test_a_table_built_by_steps_and_stated_by_faces_gets_the_same_verdict(
         if not any(slot.tiles for slot in draft.slots):
             continue
         fresh = game.draft(0)
-        fresh.apply_text("arrange " + " / ".join(s.text() for s in draft.slots if s.tiles))
+        apply_step(fresh, "arrange " + " / ".join(s.text() for s in draft.slots if s.tiles))
         if draft.is_legal:
             legal += 1
             assert fresh.is_legal, (draft.steps, fresh.problems())

@@ -99,3 +99,37 @@ def test_run_too_long_for_jokers() -> None:
 def test_run_of_thirteen_is_legal() -> None:
     text = " ".join(f"K{n}" for n in range(1, 14))
     assert meld(text).value == 91
+
+
+# ----- issue 21, defect 16: a joker's face does not depend on its history -------------------
+
+
+def test_a_joker_moved_into_a_group_of_three_shows_its_number_only() -> None:
+    from tests.engine.helpers import position
+
+    game = position(["K9 B9 J O10 O11 O12 R1", "K1"])
+    draft = game.draft()
+    draft.apply_text("play J O10 O11")
+    assert draft.slots[0].text() == "J=O9 O10 O11"
+    draft.apply_text("play K9 B9")
+    draft.apply_text("move J from 1 to 2")
+    assert draft.slots[1].text() == "K9 B9 J=9"
+    draft.apply_text("play O12 to 1")
+    game.commit(draft)
+    assert sorted(m.text() for m in game.table) == ["K9 B9 J=9", "O10 O11 O12"]
+
+
+def test_a_group_that_loses_its_fourth_tile_shows_its_joker_as_either_colour() -> None:
+    from tests.engine.helpers import position
+
+    game = position(["R1", "K1"], "K9 B9 O9 J / O10 O11 O12", melded=[True, True])
+    draft = game.draft()
+    assert draft.slots[0].text() == "K9 B9 O9 J=R9"
+    draft.apply_text("move O9 from 1 to 2")
+    assert draft.slots[0].text() == "K9 B9 J=9"
+    assert draft.slots[1].text() == "O9 O10 O11 O12"
+
+
+def test_a_colour_pinned_in_a_group_of_three_is_not_shown() -> None:
+    assert meld("K12 B12 J=R12").text() == meld("K12 B12 J").text() == "K12 B12 J=12"
+    assert "already there" in reason("K12 B12 J=K12")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from engine import Game, IllegalMoveError
+from engine.steps import apply_step
 from tests.engine.helpers import position, table_text
 
 
 def play(game: Game, *steps: str) -> None:
     draft = game.draft()
     for step in steps:
-        draft.apply_text(step)
+        apply_step(draft, step)
     game.commit(draft)
 
 
@@ -40,7 +41,7 @@ def test_arrange_keeps_a_named_physical_copy() -> None:
     game = position(["R13 B13 K1", "B1"], "K13 O13 R13", melded=[False, True])
     draft = game.draft()
     with pytest.raises(IllegalMoveError, match="Before your initial meld"):
-        draft.apply_text("arrange K13 O13 R13 B13#1")
+        apply_step(draft, "arrange K13 O13 R13 B13#1")
         game.commit(draft)
 
 
@@ -81,8 +82,8 @@ def test_the_same_table_by_steps_and_by_arrange_gets_the_same_answer() -> None:
 def test_a_retrieved_joker_onto_a_whole_starting_set_is_refused_at_done() -> None:
     game = position(["R5 K1", "B1"], "R4 J R6 / K7 K8 K9 K10", melded=[True, True])
     draft = game.draft()
-    draft.apply_text("swap J in 1 with R5")
-    draft.apply_text("play J to 2")  # accepted as a step: a later step could still fix it
+    apply_step(draft, "swap J in 1 with R5")
+    apply_step(draft, "play J to 2")  # accepted as a step: a later step could still fix it
     with pytest.raises(IllegalMoveError, match="must go into a new set"):
         game.commit(draft)
 
@@ -94,7 +95,7 @@ def test_auto_keeps_untouched_melds_at_their_numbers() -> None:
     game = position(["O10", "B1"], "R1 R2 R3 / K5 K6 K7 / O7 O8 O9", melded=[True, True])
     draft = game.draft()
     before = draft.slots
-    draft.apply_text("auto O10")
+    apply_step(draft, "auto O10")
     assert [s.text() for s in draft.slots] == ["R1 R2 R3", "K5 K6 K7", "O7 O8 O9 O10"]
     assert draft.slots[:2] == before[:2]
     assert {str(t) for t in draft.touched} == {"O10"}
@@ -103,8 +104,8 @@ def test_auto_keeps_untouched_melds_at_their_numbers() -> None:
 def test_auto_keeps_numbers_after_an_emptied_meld() -> None:
     game = position(["O10", "B1"], "R1 R2 R3 / K5 K6 K7 / O7 O8 O9", melded=[True, True])
     draft = game.draft()
-    draft.apply_text("move R1 R2 R3 from 1 to new")
-    draft.apply_text("auto O10")
+    apply_step(draft, "move R1 R2 R3 from 1 to new")
+    apply_step(draft, "auto O10")
     assert [s.text() for s in draft.slots] == ["", "K5 K6 K7", "O7 O8 O9 O10", "R1 R2 R3"]
     assert draft.is_legal
 
@@ -112,8 +113,8 @@ def test_auto_keeps_numbers_after_an_emptied_meld() -> None:
 def test_auto_works_from_the_draft_after_a_played_tile() -> None:
     game = position(["K6 K10 K11", "B1"], "K7 K8 K9 / O1 O2 O3", melded=[True, True])
     draft = game.draft()
-    draft.apply_text("play K6 to 1")
-    draft.apply_text("auto K10 K11")
+    apply_step(draft, "play K6 to 1")
+    apply_step(draft, "auto K10 K11")
     assert draft.is_legal and not draft.rack
     assert draft.slots[1].text() == "O1 O2 O3"
 
@@ -125,14 +126,14 @@ def test_split_at_the_face_a_joker_stands_for() -> None:
     game = position(["R1", "B1"], "K5 K6 K7 J K9 K10", melded=[True, True])
     draft = game.draft()
     assert draft.slots[0].text() == "K5 K6 K7 J=K8 K9 K10"
-    draft.apply_text("split 1 at K8")
+    apply_step(draft, "split 1 at K8")
     assert [s.text() for s in draft.slots] == ["K5 K6 K7", "J=K8 K9 K10"]
 
 
 def test_playing_the_face_a_table_joker_stands_for_points_to_swap() -> None:
     game = position(["R7 K1", "B1"], "R5 R6 J", melded=[True, True])
     draft = game.draft()
-    draft.apply_text("play R7 to 1")  # a later step (moving the joker out) could still fix it
+    apply_step(draft, "play R7 to 1")  # a later step (moving the joker out) could still fix it
     advice = "swap J in 1 with R7, then play it in a new set"
     assert any(advice in problem for problem in draft.problems())
     with pytest.raises(IllegalMoveError, match="would stand for R8 instead of R7"):
@@ -156,18 +157,18 @@ def test_undo_with_nothing_to_undo_is_a_plain_answer() -> None:
     draft = game.draft()
     assert draft.undo() is False
     assert not draft.changed and draft.steps == []
-    draft.apply_text("undo")
+    apply_step(draft, "undo")
     assert draft.steps == []
 
 
 def test_the_problems_a_copy_choice_can_fix_are_the_rules_own_sentences() -> None:
     from pathlib import Path
 
-    from engine.draft import _COPY_PROBLEMS
+    from engine.copies import COPY_PROBLEMS
 
     source = (Path(__file__).resolve().parents[2] / "engine" / "rules.py").read_text()
     flat = source.replace('"\n', "").replace("  ", "")
-    for template in _COPY_PROBLEMS:
+    for template in COPY_PROBLEMS:
         first, last = template[:30], template[-20:]
         assert first in flat and last in flat, template
 
@@ -175,8 +176,8 @@ def test_the_problems_a_copy_choice_can_fix_are_the_rules_own_sentences() -> Non
 def test_auto_works_from_an_unfinished_draft() -> None:
     game = position(["R5 K1", "B1"], "R1 R2 R3 R4 / K7 K8 K9", melded=[True, True])
     draft = game.draft()
-    draft.apply_text("split 1 at R2")  # leaves R1 alone: not a valid set
-    draft.apply_text("auto R5")
+    apply_step(draft, "split 1 at R2")  # leaves R1 alone: not a valid set
+    apply_step(draft, "auto R5")
     assert draft.is_legal and [str(t) for t in draft.rack] == ["K1"]
     assert draft.slots[1].text() == "K7 K8 K9"
 
@@ -184,8 +185,8 @@ def test_auto_works_from_an_unfinished_draft() -> None:
 def test_auto_keeps_a_swap_the_player_made() -> None:
     game = position(["O5 R10 R11 K1", "K9"], "K5 B5 J", melded=[True, True])
     draft = game.draft()
-    draft.apply_text("swap J in 1 with O5")
-    draft.apply_text("auto R10 R11")
+    apply_step(draft, "swap J in 1 with O5")
+    apply_step(draft, "auto R10 R11")
     assert draft.is_legal and [str(t) for t in draft.rack] == ["K1"]
     assert [s.text() for s in draft.slots] == ["K5 B5 O5", "R10 R11 J=R12"]
 
@@ -198,7 +199,7 @@ def test_one_tile_cannot_free_both_jokers_of_a_group() -> None:
     game = position(["O10 R5 R6", "B1"], "K10 B10 J J / K1 K2 K3", melded=[True, True])
     before = table_text(game)
     draft = game.draft()
-    draft.apply_text("arrange K10 B10 O10 / R5 R6 J J / K1 K2 K3")
+    apply_step(draft, "arrange K10 B10 O10 / R5 R6 J J / K1 K2 K3")
     with pytest.raises(IllegalMoveError, match="needs a tile of its own"):
         game.commit(draft)
     assert table_text(game) == before
@@ -219,7 +220,7 @@ def test_one_tile_cannot_free_the_jokers_of_two_sets() -> None:
     game = position([rack, "B1"], "K9 O9 J / K9 O9 J", melded=[True, True])
     before = table_text(game)
     draft = game.draft()
-    draft.apply_text("arrange K9 O9 R9 / K9 K10 K11 / O9 O10 O11 / R10 R11 J / B10 B11 J")
+    apply_step(draft, "arrange K9 O9 R9 / K9 K10 K11 / O9 O10 O11 / R10 R11 J / B10 B11 J")
     # Whichever copies the K9 O9 R9 takes, one of the jokers is left without its own tile.
     with pytest.raises(IllegalMoveError, match=r"needs a tile of its own|in its place"):
         game.commit(draft)

@@ -188,6 +188,27 @@ def test_draft_steps_and_done_replay_like_the_arrangement() -> None:
     assert final.turn == 2 and final.last is not None and final.last.kind == "play"
 
 
+def test_a_record_turn_with_auto_replays_in_both_stored_forms() -> None:
+    """A hand-written ``auto`` asks the solver; the resolved form a draft stores
+    (``auto => ...``) replays as written, and both reach the same table."""
+    from engine.steps import apply_step
+
+    game = Game.new(2, 11, Rules(opening_threshold=0))
+    seat = game.current
+    draft = game.draft()
+    apply_step(draft, "auto")
+    resolved = draft.steps[-1]
+    assert resolved.startswith("auto => ")
+    head = '[Format "rummikub-record 1"]\n[Rules "opening_threshold=0"]\n[Seed "11"]\n'
+    head += '[Seat0 "A"]\n[Seat1 "B"]\n\n'
+    tables = []
+    for command in ("auto ; done", f"{resolved} ; done"):
+        final = replay_game(parse_record(f"{head}1. {seat} {command}\n"))
+        assert final.turn == 2 and final.last is not None and final.last.kind == "play"
+        tables.append([m.code() for m in final.table])
+    assert tables[0] == tables[1] == [m.code() for m in draft.melds()]
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [

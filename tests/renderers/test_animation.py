@@ -101,3 +101,27 @@ def test_a_tampered_record_makes_no_animation(record: GameRecord) -> None:
     text = record.to_text().replace(turn.to_text(), f"{turn.number}. {turn.seat} play K1 K2 K4")
     with pytest.raises(RecordError, match=f"^Turn {turn.number} "):
         animate(parse_record(text))
+
+
+def test_replay_frames_show_the_turn_number_the_live_table_showed() -> None:
+    """Issue 21, defect 17: the position after turn 3 is "turn 4" live (the turn now being
+    played, as the status line says); its replay frame must say the same, and the deal's
+    frame what the table said at the deal."""
+    from engine import Game
+    from engine.ai import take_turn
+    from engine.record import replay_record
+    from renderers.animation import turn_view
+    from renderers.text import table_text
+    from renderers.views import table_view_from_game
+
+    names, ai = ["Ann", "Ben"], [1]
+    game = Game.new(2, 5)
+    live = [table_text(table_view_from_game(game, names, ai_seats=ai))]
+    for _ in range(12):
+        take_turn(game, "medium")
+        live.append(table_text(table_view_from_game(game, names, ai_seats=ai)))
+    assert not game.finished
+    assert live[3].splitlines()[0] == "Rummikub · turn 4"
+    record = record_from_game(game, names, ai=[None, "medium"])
+    replayed = [table_text(turn_view(step.game, names, ai)) for step in replay_record(record)]
+    assert replayed == live

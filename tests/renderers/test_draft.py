@@ -7,12 +7,12 @@ import itertools
 import pytest
 from PIL import Image
 
+from bot.cli.samples import sample_draft
 from bot.i18n import translator
 from renderers import render_draft
 from renderers.draft import layout_draft
 from renderers.draw import text_width
 from renderers.layout import Box, MeldMetrics
-from renderers.samples import sample_draft
 from renderers.theme import LIGHT, RGB
 from renderers.words import say
 from tests.renderers.pixels import decode, distance, ink_color

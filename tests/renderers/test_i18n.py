@@ -14,8 +14,16 @@ from dataclasses import replace
 
 import pytest
 
+from bot.cli.samples import (
+    late_game_table,
+    opening_table,
+    sample_draft,
+    sample_game_end,
+    sample_match,
+    sample_rack,
+)
 from bot.i18n import translator
-from bot.i18n.images import PL
+from bot.i18n.pl_pictures import PL
 from engine.messages import Msg
 from renderers import (
     draft_text,
@@ -26,14 +34,6 @@ from renderers import (
     render_table,
     standings_text,
     table_text,
-)
-from renderers.samples import (
-    late_game_table,
-    opening_table,
-    sample_draft,
-    sample_game_end,
-    sample_match,
-    sample_rack,
 )
 from renderers.views import (
     game_end_view,
@@ -49,6 +49,7 @@ from tests.renderers.test_views import game
 SOURCES = [
     *sorted((ROOT / "renderers").glob("*.py")),
     ROOT / "bot" / "cli" / "render.py",
+    ROOT / "bot" / "cli" / "samples.py",
     ROOT / "bot" / "presenter.py",
 ]
 PL_TR = translator("pl")
@@ -68,7 +69,7 @@ def test_the_scan_finds_templates_of_every_kind() -> None:
 
 def test_every_template_has_its_polish_with_the_same_blanks() -> None:
     missing = {t: where for t, where in template_ids(SOURCES).items() if t not in PL}
-    assert not missing, f"add these to bot/i18n_images.PL: {missing}"
+    assert not missing, f"add these to bot/i18n/pl_pictures.PL: {missing}"
     for template, polish in PL.items():
         if FORMS in template:
             english = template.split(FORMS)

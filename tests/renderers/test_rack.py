@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from bot.cli.samples import sample_rack
 from renderers import render_rack
 from renderers.rack import rack_layout
-from renderers.samples import sample_rack
 from renderers.theme import LIGHT, SHAPES
 from renderers.views import RackView, tiles_from_text
 from tests.renderers.pixels import decode, distance, ink_color, ink_pixels, marker_shape

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from renderers.samples import SAMPLES, main, sample_file_name
+from bot.cli.samples import SAMPLES, main, sample_file_name
 from tests.renderers.pixels import decode
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.cli.samples import sample_game_end, sample_match
 from renderers import render_standings
-from renderers.samples import sample_game_end, sample_match
 from renderers.standings import ranked
 from renderers.theme import LIGHT
 from tests.renderers.pixels import decode, distance

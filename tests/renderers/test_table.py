@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
+from bot.cli.samples import full_table, late_game_table, opening_table
 from engine.messages import english
 from engine.tiles import Color, Edition
 from renderers import layout_table, render_table
-from renderers.samples import full_table, late_game_table, opening_table
 from renderers.text import table_text
 from renderers.theme import DARK, INK, LIGHT, SHAPES
 from renderers.views import PlayerInfo, TableView, slots_from_text, table_view_from_game

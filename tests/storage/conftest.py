@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from storage import Database
-from storage.scratch import scratch_schema
+from tests.storage.scratch import scratch_schema
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 

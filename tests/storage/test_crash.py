@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.scratch import scratch_schema
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 5
@@ -34,6 +34,24 @@ async def backend_url(backend: str, tmp_path: Path) -> AsyncIterator[list[str]]:
     url = needs_postgres()
     async with scratch_schema(url) as schema:
         yield ["--url", url, "--schema", schema]
+
+
+def done_lines(journal: Path) -> int:
+    """How many commits the journal records so far."""
+    if not journal.exists():
+        return 0
+    return journal.read_text().count('"kind": "done"')
+
+
+def wait_for_commits(
+    journal: Path, count: int, child: subprocess.Popen[str], limit: float = 60.0
+) -> None:
+    """Until the journal records ``count`` commits (the child is alive and making progress)."""
+    deadline = time.monotonic() + limit
+    while done_lines(journal) < count:
+        assert child.poll() is None, child.stderr.read() if child.stderr else ""
+        assert time.monotonic() < deadline, "the child made no progress in a minute"
+        time.sleep(0.02)
 
 
 def verify(target: list[str], journal: Path) -> dict[str, object]:
@@ -72,7 +90,10 @@ async def test_sigkill_at_random_moments_never_loses_a_committed_turn(
             try:
                 ready = child.stdout.readline() if child.stdout else ""
                 assert ready.strip() == "ready", child.stderr.read() if child.stderr else ""
-                time.sleep(rng.uniform(0.1, 0.8))
+                # Kill at a random moment after the child has committed something this round
+                # (on a busy machine a fixed sleep can end before its first commit).
+                wait_for_commits(journal, done_lines(journal) + 1, child)
+                time.sleep(rng.uniform(0.0, 0.7))
                 assert child.poll() is None, child.stderr.read() if child.stderr else ""
             finally:
                 os.kill(child.pid, signal.SIGKILL)

@@ -12,8 +12,8 @@ from sqlalchemy import Connection, create_engine, inspect, text
 from storage import Database, Seat, StorageError, normalize_url, resolve_url
 from storage.migrate import alembic_config, head_revision, upgrade
 from storage.models import metadata
-from storage.scratch import scratch_schema
 from tests.storage.conftest import needs_postgres
+from tests.storage.scratch import scratch_schema
 
 
 def schema_diff(connection: Connection) -> list[Any]:

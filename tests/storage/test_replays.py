@@ -12,7 +12,7 @@ from engine import Game, Rules
 from engine.record import parse_record, replay_game
 from storage import Database, Seat, StorageError
 from storage.replays import RecordUnavailableError, record_for_channel, rules_of
-from tests.bot.manager_harness import ANN, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, CHANNEL, Harness
 from tests.engine.test_record import simulate
 
 SEATS = [Seat("u1", "Ann"), Seat("ai-1", "Robo", ai="easy"), Seat("u2", "Bob")]

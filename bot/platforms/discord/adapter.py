@@ -43,8 +43,7 @@ from bot.api import (
     opens_new_lobby,
     split_text,
 )
-from bot.i18n import channel_language, locale_language, private_language, t
-from bot.i18n import menus as i18n_menus
+from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
 from bot.web.links import BoardLinks, is_turn_panel, with_button
 from engine.ai import AI_LEVELS
 from storage import Database
@@ -1283,7 +1282,7 @@ class MenuTranslator(app_commands.Translator):
     ) -> str | None:
         if locale is not discord.Locale.polish or context.location not in self.DESCRIPTIONS:
             return None
-        return i18n_menus.PL.get(string.message)
+        return pl_menus.PL.get(string.message)
 
 
 class RummikubTree(app_commands.CommandTree[Any]):

@@ -63,8 +63,7 @@ from bot.api import (
     opens_new_lobby,
 )
 from bot.commands import MINE, CommandError, parse_command
-from bot.i18n import channel_language, locale_language, private_language, t
-from bot.i18n import menus as i18n_menus
+from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
 from bot.platforms.telegram.pacing import Limits, Pacer
 from bot.platforms.telegram.render import (
     SELECTED_MARK,
@@ -428,7 +427,7 @@ class TelegramAdapter:
     async def _register_commands(self) -> None:
         """The command menu, in English and for Polish-speaking users in Polish."""
         try:
-            for lang, table in ((None, {}), ("pl", i18n_menus.PL)):
+            for lang, table in ((None, {}), ("pl", pl_menus.PL)):
                 group = [BotCommand(name, table.get(text, text)) for name, text in GROUP_COMMANDS]
                 private = [
                     BotCommand(name, table.get(text, text)) for name, text in PRIVATE_COMMANDS

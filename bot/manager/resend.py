@@ -1,0 +1,259 @@
+"""Delivery confirmations and sending again what no platform confirmed: at start-up, and in
+shared mode (several processes on one database) by a sweep every minute for what a process
+that died left (see ``bot.manager.outbox`` for the stored entries)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import timedelta
+
+from bot.api import ChannelRef, Reply
+from bot.manager.delivery import Delivery
+from bot.manager.faults import Faults
+from bot.manager.outbox import (
+    PRUNE_EVERY,
+    RESEND_AFTER,
+    SWEEP_EVERY,
+    SWEEP_GIVES_UP,
+    SWEEP_KEY,
+    is_view,
+    news_reply,
+)
+from bot.manager.state import LiveTable, _dt, log
+from bot.manager.store import Store
+from bot.manager.tables import Tables
+from bot.manager.views import Views
+from bot.scheduler import Scheduler
+from storage import Database, OutboxEntry
+
+
+class Resender:
+    """Writes delivery confirmations (in the background, many in one UPDATE) and sends again
+    the stored announcements no platform confirmed, with the views drawn afresh."""
+
+    def __init__(
+        self,
+        db: Database,
+        tables: Tables,
+        store: Store,
+        views: Views,
+        delivery: Delivery,
+        clock: Scheduler,
+        faults: Faults,
+        *,
+        shared: bool,
+        owner: str,
+        changed: Callable[[str], None] = lambda key: None,
+    ) -> None:
+        """``changed`` is told of each channel whose game a re-send read again (open boards
+        read it too)."""
+        self._db = db
+        self._tables = tables
+        self._store = store
+        self._views = views
+        self._delivery = delivery
+        self._clock = clock
+        self._faults = faults
+        self._shared = shared
+        self._owner = owner
+        self._changed = changed
+        self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
+        self._confirming: asyncio.Task[None] | None = None
+        self._pruned_at = 0.0
+        self._unsent: list[OutboxEntry] = []  # read at start-up, sent once an outbox is set
+        self._sweeping: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # ----- confirmations -------------------------------------------------------------------
+
+    async def delivered(self, keys: Sequence[str]) -> None:
+        """The platform accepted the messages carrying these outbox entries: they are marked
+        delivered in the background (a crash before that only sends them once more)."""
+        self._confirmed.update(keys)
+        for key in keys:
+            self._delivery.handed.pop(key, None)
+        if self._confirming is None or self._confirming.done():
+            self._confirming = asyncio.get_running_loop().create_task(self._write_confirmed())
+
+    async def _write_confirmed(self) -> None:
+        while self._confirmed:
+            batch = sorted(self._confirmed)
+            self._confirmed.difference_update(batch)
+            try:
+                await self._db.outbox.mark_delivered(batch)
+                if time.monotonic() - self._pruned_at > PRUNE_EVERY:
+                    self._pruned_at = time.monotonic()
+                    await self._db.outbox.prune()
+            except Exception:  # a bug or the database away; not lost: sent again after a restart
+                self._faults("could not mark %d outbox entries delivered", len(batch))
+
+    async def flush_confirmed(self) -> None:
+        """Wait until every confirmation so far is written (at shutdown)."""
+        while self._confirming is not None and not self._confirming.done():
+            await asyncio.shield(self._confirming)
+
+    # ----- at start-up ---------------------------------------------------------------------
+
+    async def load_unconfirmed(self) -> int:
+        """At start-up: read what stored turns announced and no platform confirmed (the
+        process died in between). It is sent once its platform's outbox is registered
+        (``start``); a manager that never gets one (a check, a test) draws nothing. Old
+        delivered entries are pruned. The count of entries."""
+        try:
+            await self._db.outbox.prune()
+            self._pruned_at = time.monotonic()
+            entries = await self._db.outbox.pending()
+        except Exception:
+            self._faults("cannot read the outbox")
+            return 0
+        self._unsent.extend(entries)
+        self.start()
+        return len(entries)
+
+    def start(self) -> None:
+        """Send again the unconfirmed entries of every platform that has an outbox now."""
+        ready = [e for e in self._unsent if self._delivery.reaches(e.platform)]
+        if not ready:
+            return
+        self._unsent = [e for e in self._unsent if not self._delivery.reaches(e.platform)]
+        if not self._delivery.spawn(self._resend(ready)):
+            self._unsent.extend(ready)  # no loop yet: kept for the next registration
+
+    # ----- sweeps (shared mode) ------------------------------------------------------------
+
+    def arm_sweep(self) -> None:
+        """Schedule the next sweep (shared mode only: one SQLite process has nobody to
+        cover for, and sends what is unconfirmed at its start)."""
+        if self._shared and not self._closed:
+            when = self._clock.now() + SWEEP_EVERY
+            self._clock.schedule_at(SWEEP_KEY, when, self._sweep_due)
+
+    def close(self) -> None:
+        """No sweep starts again; one under way is cancelled with the other tasks."""
+        self._closed = True
+        self._clock.cancel(SWEEP_KEY)
+
+    async def _sweep_due(self) -> None:
+        """The sweep's timer: arm the next one, then sweep (as a task that ``close`` cancels;
+        one at a time)."""
+        self.arm_sweep()
+        if self._closed or (self._sweeping is not None and not self._sweeping.done()):
+            return
+        task = asyncio.get_running_loop().create_task(self.sweep())
+        self._sweeping = task
+        self._delivery.tasks.add(task)
+        task.add_done_callback(self._delivery.tasks.discard)
+        await asyncio.wait({task})
+
+    async def sweep(self) -> None:
+        """Send again what another process stored and never saw confirmed (it died, or it
+        died while sending such entries again): entries unconfirmed for ``RESEND_AFTER`` of
+        platforms this process sends to, except what this process itself handed to an adapter
+        less than that ago (it is still being delivered; adapters report no failure, so after
+        that it is taken for lost). Each game's re-send is claimed as at start-up."""
+        now = self._clock.now()
+        handed = self._delivery.handed
+        for key, at in list(handed.items()):
+            if now - at >= RESEND_AFTER:
+                del handed[key]
+        try:
+            entries = await self._db.outbox.pending(
+                older_than=timedelta(seconds=RESEND_AFTER),
+                younger_than=timedelta(seconds=SWEEP_GIVES_UP),
+                now=_dt(now),
+            )
+        except Exception:  # a bug or the database away; the next sweep looks again
+            self._faults("cannot read the outbox; the next sweep tries again")
+            return
+        ready = [e for e in entries if e.key not in handed and self._delivery.reaches(e.platform)]
+        if ready:
+            await self._resend(ready)
+
+    # ----- sending again -------------------------------------------------------------------
+
+    async def _resend(self, entries: list[OutboxEntry]) -> None:
+        games: dict[int, list[OutboxEntry]] = defaultdict(list)
+        for entry in entries:
+            games[entry.game_id].append(entry)
+        log.info("sending again %d outbox entries of %d games", len(entries), len(games))
+        for game_id, pending in games.items():
+            if not await self._claim(game_id, pending):
+                continue  # another process that found them too sends them
+            channel = ChannelRef(pending[0].platform, pending[0].channel_id)
+            async with self._tables.lock(channel.key):  # drawn as no command changes them
+                try:
+                    if self._shared:  # another process may have confirmed some, or played on
+                        still = {e.key for e in await self._db.outbox.pending(game_id=game_id)}
+                        pending = [e for e in pending if e.key in still]
+                        await self._store.current(channel)
+                    replies = await self._resent(game_id, pending) if pending else []
+                except Exception:
+                    self._faults("cannot send again the outbox of game %s", game_id)
+                    continue
+                finally:
+                    self._changed(channel.key)
+            await self._delivery.send(replies)
+
+    async def _claim(self, game_id: int, pending: list[OutboxEntry]) -> bool:
+        """Whether this process sends a game's unconfirmed entries again. With several
+        processes on one database (shared mode) each finds them at its start; the one that
+        claims them (a lease on the newest entry's version, as deadlines are claimed) sends
+        them, so a turn is not announced once per process. The lease is ``RESEND_AFTER``, as
+        long as a live sender may take: a claimer that died is taken over after it (by a
+        sweep); one that is merely slow is not doubled."""
+        if not self._shared:
+            return True
+        now = self._clock.now()
+        newest = max(entry.version for entry in pending)
+        try:
+            won = await self._db.claims.claim(
+                game_id,
+                newest,
+                "resend",
+                owner=self._owner,
+                now=_dt(now),
+                until=_dt(now + RESEND_AFTER),
+            )
+        except Exception:
+            self._faults("cannot claim the outbox of game %s", game_id)
+            return False
+        return won is True
+
+    async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
+        """One game's unconfirmed entries as replies: its news lines as stored, then its
+        views drawn from the stored game, each carrying the keys of the entries it stands for."""
+        news = [news_reply(e) for e in pending if not is_view(e.payload)]
+        views = [e for e in pending if is_view(e.payload)]
+        first = pending[0]
+        table = self._tables.get(ChannelRef(first.platform, first.channel_id).key)
+        if table is None or table.game_id != game_id:  # a game that ended since
+            if not views:
+                return news
+            table = await self._store.from_record(await self._db.games.load(game_id))
+        return news + await self._redrawn(table, views)
+
+    async def _redrawn(self, table: LiveTable, views: list[OutboxEntry]) -> list[Reply]:
+        """The table, every player's rack and the current player's panel of ``table`` now,
+        confirming ``views`` (a view for a seat no longer shown goes with the table)."""
+        game = table.game
+        assert game is not None
+        shown: list[tuple[str, str | None, Reply]] = [
+            ("table", None, await self._views.table(table))
+        ]
+        for seat, info in enumerate(table.seats):
+            if info.player is not None:
+                shown.append(("rack", info.player.user_id, await self._views.rack(table, seat)))
+        current = table.current_seat
+        if not game.finished and current is not None and current.player is not None:
+            reply = await self._views.panel(table, game.current)
+            shown.append(("panel", current.player.user_id, reply))
+        keys: dict[int, list[str]] = defaultdict(list)
+        for entry in views:
+            slot, to = entry.payload.get("slot"), entry.payload.get("to")
+            index = next((i for i, (s, o, _) in enumerate(shown) if (s, o) == (slot, to)), 0)
+            keys[index].append(entry.key)
+        return [replace(reply, delivers=tuple(keys[i])) for i, (_, _, reply) in enumerate(shown)]
