@@ -1,9 +1,11 @@
 """The command language, parsed once for every platform.
 
-A command is a verb and the rest of the line. Draft verbs (play, move, split, swap, arrange,
-auto, undo, reset) are parsed in detail by ``engine.actions.parse_action`` when they run; this
-module knows every verb, its aliases and its usage line, and turns anything else into one
-sentence that says how to fix it.
+A command is a verb and the rest of the line. ``SYNTAX`` declares, for every verb, what may
+follow it (nothing, tiles, a number, one of a few words, a draft step...); ``parse_command``
+refuses a command with words its verb does not take, in one sentence with its usage, before
+anything runs. Draft steps (play, move, split, swap, arrange) are read by
+``engine.actions.parse_action``. Anything that is not a command becomes one sentence that says
+how to fix it; a typo is never steered to a verb that destroys something.
 """
 
 from __future__ import annotations
@@ -11,10 +13,15 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from enum import Enum
+from typing import NoReturn
 
 from engine.actions import USAGE as DRAFT_USAGE
+from engine.actions import parse_action
+from engine.ai import AI_LEVELS
 from engine.errors import RummikubError
 from engine.messages import Msg
+from engine.notation import parse_tokens
 
 LOBBY_VERBS = ("start", "join", "leave", "addbot", "kick", "settings", "cancel", "deal")
 TURN_VERBS = (
@@ -81,22 +88,30 @@ ALIASES = {
     "select": "pick",
     "toggle": "pick",
     "again": "rematch",
+    "clear": "reset",
 }
 
 USAGE: dict[str, Msg] = {
     **DRAFT_USAGE,
     "start": Msg("start (opens a game in this channel; add settings like threshold=25 timer=3600)"),
     "join": Msg("join (take a seat in the lobby)"),
-    "leave": Msg("leave (give up your seat; in a running game an AI takes it over)"),
+    "leave": Msg(
+        "leave (give up your seat; in a running game an AI takes it over, and if you are the "
+        "last person there it asks first, since that ends the game: leave yes confirms)"
+    ),
     "addbot": Msg("addbot [easy|medium|hard] (add an AI seat)"),
     "kick": Msg(
-        "kick <seat number or name> (host or admin: remove a seat; in a game an AI plays it)"
+        "kick <seat number or name> (host or admin: remove a seat; in a game an AI plays it; "
+        "removing the last person asks first: kick 2 yes confirms)"
     ),
     "settings": Msg(
         "settings [name value] (show or change: threshold, timer, games, hints, edition, "
         "away_after)"
     ),
-    "cancel": Msg("cancel (host or admin: end the game in this channel)"),
+    "cancel": Msg(
+        "cancel (host or admin: end the game in this channel; a game under way asks first: "
+        "cancel yes confirms)"
+    ),
     "deal": Msg("deal (host: start the match with the seats in the lobby)"),
     "done": Msg("done (end your turn; with nothing played you draw a tile)"),
     "draw": Msg("draw (take one tile and end your turn)"),
@@ -122,9 +137,92 @@ USAGE: dict[str, Msg] = {
         "rematch (after a match: the same seats and settings again; deals once every player "
         "confirms)"
     ),
-    "stats": Msg("stats [player] (a player's record across this server's or group's channels)"),
+    "stats": Msg(
+        "stats [player] (a player's record in this channel, or in every channel of its server "
+        "where the bot can list them)"
+    ),
     "replay": Msg("replay [game number from history] (an animation and the record of a game)"),
 }
+
+
+class Takes(Enum):
+    """What may follow a verb."""
+
+    NOTHING = "nothing"
+    ANSWER = "answer"  # nothing, or yes / no: the answer to the question a destructive verb asks
+    SEAT = "seat"  # a seat number or a player's name, then optionally yes / no
+    CHOICE = "choice"  # one of the verb's ``choices``
+    NUMBER = "number"  # a number (``#2`` too)
+    TARGET = "target"  # a meld number or new
+    TILES = "tiles"  # tiles, in the forgiving notation
+    DRAFT = "draft"  # a draft step, read by engine.actions.parse_action
+    SETTING = "setting"  # a setting's name and its value
+    SETTINGS = "settings"  # name=value words
+    VERB = "verb"  # a command's name
+    WORDS = "words"  # words its handler reads (a player's name, a language), at most ``most``
+
+
+@dataclass(frozen=True, slots=True)
+class Syntax:
+    """What a verb takes after it. ``required``: it takes nothing less; ``destructive``: it can
+    end a game, so it asks first and no typo is ever steered to it."""
+
+    takes: Takes
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    most: int | None = None
+    destructive: bool = False
+
+
+_NOTHING = Syntax(Takes.NOTHING)
+_DRAFT = Syntax(Takes.DRAFT, required=True)
+SORT_WORDS = ("colour", "color", "colours", "colors", "col", "number", "numbers", "num")
+
+SYNTAX: dict[str, Syntax] = {
+    "start": Syntax(Takes.SETTINGS),
+    "join": _NOTHING,
+    "leave": Syntax(Takes.ANSWER, destructive=True),
+    "addbot": Syntax(Takes.CHOICE, choices=AI_LEVELS),
+    "kick": Syntax(Takes.SEAT, required=True, destructive=True),
+    "settings": Syntax(Takes.SETTING),
+    "cancel": Syntax(Takes.ANSWER, destructive=True),
+    "deal": _NOTHING,
+    "play": _DRAFT,
+    "move": _DRAFT,
+    "split": _DRAFT,
+    "swap": _DRAFT,
+    "arrange": _DRAFT,
+    "auto": Syntax(Takes.TILES),
+    "undo": _NOTHING,
+    "reset": _NOTHING,
+    "done": _NOTHING,
+    "draw": _NOTHING,
+    "hint": _NOTHING,
+    "pick": Syntax(Takes.TILES),
+    "target": Syntax(Takes.TARGET),
+    "place": _NOTHING,
+    "panel": _NOTHING,
+    "rack": Syntax(Takes.CHOICE, choices=SORT_WORDS),
+    "table": _NOTHING,
+    "status": _NOTHING,
+    "score": _NOTHING,
+    "leaderboard": _NOTHING,
+    "history": _NOTHING,
+    "rules": _NOTHING,
+    "help": Syntax(Takes.VERB),
+    "sort": Syntax(Takes.CHOICE, required=True, choices=SORT_WORDS),
+    "language": Syntax(Takes.WORDS, most=2),
+    "rematch": _NOTHING,
+    "stats": Syntax(Takes.WORDS),
+    "replay": Syntax(Takes.NUMBER),
+}
+"""Every verb and what it takes: the one place that decides which words a command may have
+(``check_syntax`` checks it; the handlers read what it let through)."""
+
+DESTRUCTIVE = frozenset(verb for verb, syntax in SYNTAX.items() if syntax.destructive)
+YES = ("yes", "y", "tak")
+NO = ("no", "n", "nie")
+"""The answers to a destructive verb's question (``cancel yes``, ``kick 2 no``)."""
 
 _PREFIX_RE = re.compile(r"^\s*/?(?:rummikub|rk)(?:@\w+)?\b\s*", re.IGNORECASE)
 _SLASH_RE = re.compile(r"^\s*/(\w+)(?:@\w+)?", re.IGNORECASE)
@@ -186,7 +284,11 @@ class Command:
 
 
 def parse_command(text: str) -> Command:
-    """``"/rummikub play R5 R6 R7"``, ``"/play@MyBot R5"``, ``"play R5"`` -> Command."""
+    """``"/rummikub play R5 R6 R7"``, ``"/play@MyBot R5"``, ``"play R5"`` -> Command.
+
+    Recognises the verb (raising ``CommandError`` for a word that is none); what follows it
+    is checked by ``check_syntax``. Adapters ask this one whether a line is a command at all.
+    """
     stripped = _PREFIX_RE.sub("", text, count=1)
     stripped = _SLASH_RE.sub(lambda m: m.group(1), stripped, count=1).strip()
     if not stripped:
@@ -194,7 +296,8 @@ def parse_command(text: str) -> Command:
     word, _, rest = stripped.partition(" ")
     verb = ALIASES.get(word.lower(), word.lower())
     if verb not in KNOWN_VERBS:
-        close = difflib.get_close_matches(verb, KNOWN_VERBS, n=1)
+        # A typo is never steered to a verb that ends a game ("clear" is not "leave").
+        close = difflib.get_close_matches(verb, SUGGESTED, n=1)
         hint = (
             Msg("Did you mean {verb!r}?", verb=close[0])
             if close
@@ -204,6 +307,96 @@ def parse_command(text: str) -> Command:
             "I don't know the command {word!r}. {hint}", word=shorten(word), hint=hint
         )
     return Command(verb, rest.strip())
+
+
+SUGGESTED = tuple(verb for verb in KNOWN_VERBS if verb not in DESTRUCTIVE)
+"""The verbs a typo may be pointed to."""
+
+
+def split_answer(args: str) -> tuple[str, bool | None]:
+    """A destructive verb's words and its answer: ``"2 yes"`` -> ``("2", True)``, ``"no"`` ->
+    ``("", False)``, ``"2"`` -> ``("2", None)`` (not answered: the verb asks first)."""
+    head, _, last = args.strip().rpartition(" ")
+    if last.lower() in YES:
+        return head.strip(), True
+    if last.lower() in NO:
+        return head.strip(), False
+    return args.strip(), None
+
+
+_NUMBER_WORD_RE = re.compile(r"#?[0-9]+")
+_SETTING_WORD_RE = re.compile(r"[A-Za-z_]+=\S+")
+
+
+def _after(words: list[str], first_ok: bool, whole: str) -> str:
+    """The words not taken when only the first may be: the rest, or all if the first is
+    not what the verb takes."""
+    return " ".join(words[1:]) if first_ok else whole
+
+
+def _not_taken(verb: str, syntax: Syntax, args: str) -> str:
+    """The part of ``args`` that ``verb`` does not take ("" when it takes them all); raises
+    ``CommandError`` when something it needs is missing or a tile or step cannot be read."""
+    words = args.split()
+    takes = syntax.takes
+    if takes is Takes.NOTHING:
+        return args
+    if takes in (Takes.ANSWER, Takes.SEAT):
+        rest, answer = split_answer(args)
+        if takes is Takes.SEAT:
+            return "" if rest else _missing(verb)
+        return args if answer is None else rest
+    if takes is Takes.CHOICE:
+        return _after(words, words[0].lower() in syntax.choices, args)
+    if takes is Takes.NUMBER:
+        return _after(words, _NUMBER_WORD_RE.fullmatch(words[0]) is not None, args)
+    if takes is Takes.TARGET:
+        target = words[0].lower() == "new" or _NUMBER_WORD_RE.fullmatch(words[0]) is not None
+        return _after(words, target, args)
+    if takes is Takes.SETTING:
+        parts = args.replace("=", " ").split()
+        return " ".join(parts[2:]) if len(parts) > 1 else _missing(verb)
+    if takes is Takes.SETTINGS:
+        return next((w for w in words if not _SETTING_WORD_RE.fullmatch(w)), "")
+    if takes in (Takes.VERB, Takes.WORDS):
+        most = 1 if takes is Takes.VERB else syntax.most
+        return "" if most is None else " ".join(words[most:])
+    try:  # tiles or a draft step: the engine's readers name the wrong word and how to write it
+        if takes is Takes.TILES:
+            parse_tokens(args)
+        else:
+            parse_action(f"{verb} {args}")
+    except RummikubError as err:
+        raise CommandError(err.msg) from err
+    except ValueError:  # a number too long for int(): check_numbers names it afterwards
+        pass
+    return ""
+
+
+def _missing(verb: str) -> NoReturn:
+    """Something the verb needs is not there: its usage."""
+    raise CommandError("Write it like: {usage}.", usage=usage(verb))
+
+
+def check_syntax(verb: str, args: str) -> None:
+    """Raise ``CommandError`` unless ``args`` are what ``SYNTAX[verb]`` says the verb takes:
+    a verb followed by words it does not take (``done now``, ``undo undo``, ``addbot
+    strong``) is refused, with the verb's usage, before anything runs. Only the shape is
+    checked here; what the words mean (is that seat there, is that tile on the rack) is for
+    the handler, in the position the command meets."""
+    syntax = SYNTAX[verb]
+    if not args.split():
+        if syntax.required:
+            _missing(verb)
+        return
+    extra = _not_taken(verb, syntax, args)
+    if extra:
+        raise CommandError(
+            "{verb!r} does not take {extra!r}; nothing was changed. Write it like: {usage}.",
+            verb=verb,
+            extra=shorten(extra),
+            usage=usage(verb),
+        )
 
 
 def usage(verb: str) -> Msg:

@@ -218,17 +218,23 @@ class GameRepository:
                     logs[game_id].append(action)
             return [_to_record(row, logs[row.id][: counts[row.id]]) for row in rows if row.id]
 
-    async def history(self, platform: str, channel_id: str, *, limit: int = 20) -> list[StoredGame]:
-        """Finished games of a channel, newest first (without their action logs)."""
+    async def history(
+        self, platform: str, channel_id: str, *, limit: int = 20, finished_only: bool = False
+    ) -> list[StoredGame]:
+        """Ended games of a channel (finished or cancelled; with ``finished_only``, the ones
+        played to their end), newest first (without their action logs)."""
+        ended = [
+            col(GameRow.platform) == platform,
+            col(GameRow.channel_id) == str(channel_id),
+            col(GameRow.finished_at).is_not(None),
+        ]
+        if finished_only:
+            ended.append(col(GameRow.status) == "finished")
         async with self._db.sessions() as session:
             rows = (
                 await session.execute(
                     select(GameRow)
-                    .where(
-                        col(GameRow.platform) == platform,
-                        col(GameRow.channel_id) == str(channel_id),
-                        col(GameRow.finished_at).is_not(None),
-                    )
+                    .where(*ended)
                     .order_by(col(GameRow.finished_at).desc(), col(GameRow.id).desc())
                     .limit(limit)
                 )

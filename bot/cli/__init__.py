@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+from bot.cli.options import OneLineParser
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.cli.run", "start every configured platform (terminal game if none)"),
@@ -24,8 +27,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rummikub", description="Official-rules Rummikub for Discord, Telegram and terminal."
+    parser = OneLineParser(
+        prog="rummikub",
+        description="Official-rules Rummikub for Discord, Telegram and terminal. With no "
+        "subcommand (options only, or nothing) it is rummikub run.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
@@ -43,14 +48,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "command", None):
-        args = parser.parse_args(["run", *(argv or [])])
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help")):
+        words = ["run", *words]  # ``rummikub --timer 300`` is ``rummikub run --timer 300``
+    args = parser.parse_args(words)
     try:
         result: int = args._module.main(args)
     except KeyboardInterrupt:  # Ctrl+C before a command installed its own handler
         print("Interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (head, less) stopped early: nothing more to say
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
+        return 0
     return result
 
 

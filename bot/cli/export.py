@@ -2,12 +2,14 @@
 
 Examples::
 
-    rummikub export --channel discord:123456789 --list          # the channel's history, with ids
+    rummikub export --channel discord:123456789 --list          # its finished games, with ids
     rummikub export --channel discord:123456789 --out last.rkr   # its last finished game
     rummikub export --channel telegram:-100123 --game 17 --out game17.rkr
     rummikub export --channel terminal:local --game 17 | rummikub replay /dev/stdin
 
-Only finished games are exported (a record shows every rack), and only the channel's own.
+Only finished games are exported (a record shows every rack; a cancelled game has none), and
+only the channel's own. ``--list`` numbers them as the chat's ``replay N`` and ``history`` do
+(1 is the newest) and gives each one's id for ``--game``.
 """
 
 from __future__ import annotations
@@ -28,8 +30,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="PLATFORM:CHAT",
         help="the channel, e.g. discord:123456789, telegram:-100123, terminal:local",
     )
-    parser.add_argument("--game", type=int, metavar="ID", help="a game id from --list")
-    parser.add_argument("--list", action="store_true", help="list the channel's finished games")
+    parser.add_argument("--game", type=int, metavar="ID", help="a finished game's id, from --list")
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the channel's finished games, newest first: the number replay N uses, "
+        "the id for --game, date, turns, seats",
+    )
     parser.add_argument("--out", type=Path, metavar="FILE", help="write here (default: print)")
     parser.add_argument(
         "--url", help="database URL (default: $DATABASE_URL, else sqlite+aiosqlite:///rummikub.db)"
@@ -85,12 +92,15 @@ async def _run(args: argparse.Namespace, platform: str, chat: str) -> str:
 
 
 async def _history(db: Database, platform: str, chat: str) -> str:
-    games = await db.games.history(platform, chat, limit=50)
+    """The finished games, newest first, numbered as ``replay N`` numbers them."""
+    from storage.replays import finished_games
+
+    games = await finished_games(db, platform, chat, limit=50)
     if not games:
         return f"{platform}:{chat} has no finished game yet.\n"
-    lines = []
-    for g in games:
+    lines = [f"{'replay':>6}  {'id':>6}  {'finished':<16}  {'turns':>5}  seats"]
+    for number, g in enumerate(games, start=1):
         when = g.finished_at.strftime("%Y-%m-%d %H:%M") if g.finished_at else "?"
         names = ", ".join(s.name for s in g.seats)
-        lines.append(f"{g.id:>6}  {when}  {g.status:<9}  {g.action_count:>4} turns  {names}")
+        lines.append(f"{number:>6}  {g.id:>6}  {when:<16}  {g.action_count:>5}  {names}")
     return "\n".join(lines) + "\n"

@@ -18,8 +18,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from bot.cli.box import EDITIONS, check_box
 from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
@@ -55,6 +56,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="draw the sample images of docs/rendering.md into FOLDER (in --theme and --lang; "
         "the names say both, e.g. table-opening-dark-pl.png)",
     )
+    what.add_argument(
+        "--edition",
+        choices=EDITIONS,
+        default=None,
+        help="with --table or --rack: the box the tiles come from, classic (2 of each tile, 2 "
+        "jokers; default) or xp (3 of each, 4 jokers)",
+    )
     look = parser.add_argument_group("how it looks")
     look.add_argument(
         "--theme", choices=("light", "dark"), default=None, help="default: THEME, else light"
@@ -66,9 +74,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--width", type=int, default=None, help="image width in pixels (1200; --replay 800)"
     )
     look.add_argument("--sort", choices=("color", "number", "none"), default="color")
-    look.add_argument("--positions", action="store_true", help="number the rack tiles")
+    look.add_argument(
+        "--positions",
+        action="store_true",
+        help="number the tiles of a rack drawn alone (--rack, or --snapshot with --seat)",
+    )
     look.add_argument("--highlight", metavar="TILES", help="table tiles to mark as the last move")
-    look.add_argument("--names", metavar="A,B,...", help="player names in seat order")
+    look.add_argument(
+        "--names", metavar="A,B,...", help="with --snapshot: player names in seat order"
+    )
     look.add_argument("--title", help="title line of the table image")
     out = parser.add_argument_group("output")
     out.add_argument("--out", type=Path, metavar="FILE.png", help="write the PNG here")
@@ -99,8 +113,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"rummikub render: {err}", file=sys.stderr)
         return 2
     if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_bytes(png)
+        problem = _write(args.out, png)
+        if problem:
+            print(f"rummikub render: {problem}", file=sys.stderr)
+            return 2
         print(f"wrote {args.out} ({len(png) // 1024} KB)")
     if args.text or args.out is None:
         print(text)
@@ -131,15 +147,26 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
     tr = _translate(args)
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if args.snapshot is not None:
-        if args.table or args.rack:
-            raise ValueError("Use --snapshot on its own, without --table or --rack.")
+        if args.table or args.rack or args.edition:
+            raise ValueError(
+                "Use --snapshot on its own, without --table, --rack or --edition (a saved game "
+                "knows its box)."
+            )
+        if args.positions and args.seat is None:
+            raise ValueError("--positions numbers a rack: with --snapshot, give --seat N.")
         return _render_snapshot(args, names)
     if args.seat is not None or args.result:
         raise ValueError("--seat and --result need --snapshot.")
+    if args.names:
+        raise ValueError("--names names the seats of a saved game, so it needs --snapshot.")
     if not args.table and not args.rack:
         raise ValueError('Say what to draw: --table "R4 R5 R6 / K9 B9 O9", --rack, or --snapshot.')
     slots = slots_from_text(args.table) if args.table else ()
     on_table: list[Tile] = [t for s in slots for t in s.tiles]
+    on_rack = tiles_from_text(args.rack, used=on_table) if args.rack is not None else []
+    check_box([*on_table, *on_rack], args.edition or "classic")
+    if args.positions and (args.rack is None or args.table is not None):
+        raise ValueError("--positions numbers a rack drawn alone: --rack without --table.")
     highlight = _pick(on_table, args.highlight) if args.highlight else frozenset()
     if args.rack is None:
         view = TableView(slots, highlight=highlight, title=args.title or "Rummikub")
@@ -147,7 +174,7 @@ def _render(args: argparse.Namespace) -> tuple[bytes, str]:
             render_table(view, theme=theme, width=args.width, translate=tr),
             table_text(view, emoji=emoji, ansi=ansi, translate=tr),
         )
-    rack = RackView(tiles_from_text(args.rack, used=on_table), sort_by=args.sort)
+    rack = RackView(tuple(on_rack), sort_by=args.sort)
     if args.table is None:
         rack_png = render_rack(rack, theme=theme, positions=args.positions, translate=tr)
         text = rack_text(rack, emoji=emoji, ansi=ansi, positions=args.positions, translate=tr)
@@ -179,17 +206,29 @@ def _replay(args: argparse.Namespace) -> int:
         return 2
     try:
         record = parse_record(read_record_file(args.replay))
-        fmt = "gif" if out.suffix.lower() == ".gif" else "png"
+        fmt: Literal["gif", "png"] = "gif" if out.suffix.lower() == ".gif" else "png"
         data = animate(
             record, fmt=fmt, theme=args.theme, width=args.width, translate=_translate(args)
         )
     except (ValueError, OSError) as err:  # RecordError is a ValueError
         print(f"rummikub render: {args.replay}: {err}", file=sys.stderr)
         return 2
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
+    problem = _write(out, data)
+    if problem:
+        print(f"rummikub render: {problem}", file=sys.stderr)
+        return 2
     print(f"wrote {out} ({len(record.turns) + 1} frames, {len(data) // 1024} KB)")
     return 0
+
+
+def _write(out: Path, data: bytes) -> str:
+    """Write ``data`` to ``out`` (making its folder); "" when done, else one sentence why not."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    except OSError as err:
+        return f"cannot write {out}: {(err.strerror or type(err).__name__).lower()}."
+    return ""
 
 
 def _translate(args: argparse.Namespace) -> Translate:
@@ -207,7 +246,13 @@ def _samples(args: argparse.Namespace) -> int:
             "rummikub render: use --samples on its own, with --theme and --lang.", file=sys.stderr
         )
         return 2
-    for path in write_samples(args.samples, (args.theme,), _translate(args), args.lang):
+    try:
+        paths = write_samples(args.samples, (args.theme,), _translate(args), args.lang)
+    except OSError as err:
+        reason = (err.strerror or type(err).__name__).lower()
+        print(f"rummikub render: cannot write into {args.samples}: {reason}.", file=sys.stderr)
+        return 2
+    for path in paths:
         print(path)
     return 0
 

@@ -15,6 +15,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from bot.cli import options
+
 if TYPE_CHECKING:
     from bot.config import BotSettings
     from bot.manager import GameManager
@@ -27,10 +29,12 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, help="database URL (overrides DATABASE_URL)")
+    parser.add_argument(
+        "--db", default=None, metavar="URL", help="database URL (overrides DATABASE_URL)"
+    )
     parser.add_argument(
         "--discord-guild",
-        type=int,
+        type=options.positive("--discord-guild"),
         action="append",
         default=[],
         metavar="ID",
@@ -38,12 +42,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--shard-count",
-        type=int,
+        type=options.positive("--shard-count"),
         default=None,
+        metavar="N",
         help="Discord shards in total (several processes share PostgreSQL)",
     )
     parser.add_argument(
-        "--shard-ids", default=None, metavar="0,1", help="the Discord shards this process runs"
+        "--shard-ids",
+        type=options.shard_ids,
+        default=None,
+        metavar="0,1",
+        help="the Discord shards this process runs",
     )
     from bot.cli import play as cli_play
 
@@ -65,13 +74,9 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         config = load_settings(database_url=args.db)
-        shard_ids = [int(x) for x in args.shard_ids.split(",")] if args.shard_ids else None
     except SettingsError as exc:
-        print(f"rummikub run: {exc}", file=sys.stderr)
-        return 2
-    except ValueError:
-        print(f"rummikub run: --shard-ids is a list like 0,1, not {args.shard_ids!r}.")
-        return 2
+        return options.say_error("rummikub run", str(exc))
+    shard_ids: list[int] | None = args.shard_ids
     if not config.discord_token and not config.telegram_token:
         from bot.cli import play as cli_play
 

@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.messages import Msg, Translate, english
 from engine.tiles import COLORS, Edition
@@ -19,6 +20,9 @@ from renderers.scoreline import ScoreLineView, render_scoreline, scoreline_view
 from renderers.standings import render_standings
 from renderers.table import render_table
 from renderers.theme import Theme, get_theme
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
 from renderers.views import (
     DraftView,
     MeldSlot,
@@ -201,9 +205,8 @@ SAMPLES: dict[str, Callable[[str, Translate], bytes]] = {
 }
 
 
-def measure_palette(theme: str | Theme) -> bytes:
-    """The 256-colour palette of ``theme`` as ``renderers.palette`` ships it: a median-cut
-    quantization of one mosaic of every sample scene drawn in that theme (256 RGB triples)."""
+def sample_mosaic(theme: str | Theme) -> PILImage:
+    """Every sample scene drawn in ``theme``, one below the other, in one RGB picture."""
     from PIL import Image
 
     from renderers.draft import draw_draft
@@ -226,7 +229,15 @@ def measure_palette(theme: str | Theme) -> bytes:
     for im in scenes:
         mosaic.paste(im, (0, y))
         y += im.height
-    quantized = mosaic.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    return mosaic
+
+
+def measure_palette(theme: str | Theme) -> bytes:
+    """The 256-colour palette of ``theme`` as ``renderers.palette`` ships it: a median-cut
+    quantization of the mosaic of every sample scene drawn in that theme (256 RGB triples)."""
+    from PIL import Image
+
+    quantized = sample_mosaic(theme).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     rgb = bytes(quantized.getpalette() or [])[: 3 * 256]
     while len(rgb) < 3 * 256:  # fewer colours than 256: repeat one, which maps nothing new
         rgb += rgb[:3]

@@ -16,9 +16,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bot.cli import options
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=20, help="deals to play (default 20)")
+    parser.add_argument(
+        "--games", type=options.positive("--games"), default=20, help="deals to play (default 20)"
+    )
     parser.add_argument(
         "--seats",
         default="hard,medium",
@@ -28,9 +32,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mirror", action="store_true", help="also play each deal with the seats rotated"
     )
-    parser.add_argument("--threshold", type=int, default=30, help="initial meld total (30)")
     parser.add_argument(
-        "--max-turns", type=int, default=1000, help="stop a game after this many turns"
+        "--threshold",
+        type=options.setting("threshold"),
+        default=30,
+        help=f"initial meld total, {options.span('threshold')} (30)",
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=options.positive("--max-turns"),
+        default=1000,
+        help="stop a game after this many turns",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -101,11 +113,11 @@ def summary(records: Sequence[GameRecord]) -> dict[str, object]:
             else 0.0,
         }
     think = sorted(t for r in records for t in r.think)
-    finished = [r for r in records if r.winner is not None]
+    done = [r for r in records if r.winner is not None]
     return {
         "games": len(records),
-        "finished": len(finished),
-        "unfinished": len(records) - len(finished),
+        "finished": len(done),
+        "unfinished": len(records) - len(done),
         "illegal": sum(r.illegal for r in records),
         "turns_per_game": round(statistics.fmean(r.turns for r in records), 1) if records else 0,
         "levels": per_level,
@@ -128,9 +140,6 @@ def main(args: argparse.Namespace) -> int:
         return 2
     if not 2 <= len(seats) <= 6:
         print(f"A table has 2 to 6 seats, not {len(seats)}.", file=sys.stderr)
-        return 2
-    if args.games < 1:
-        print("--games must be at least 1.", file=sys.stderr)
         return 2
     records = run(
         args.games,

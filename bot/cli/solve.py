@@ -1,10 +1,13 @@
 """``rummikub solve``: the best play for a table and a rack, one position or a batch.
 
 One position: ``rummikub solve --table "R4 R5 R6 / K9 B9 O9" --rack "R7 K9 J"``. Batch: JSON
-lines ``{"id": ..., "table": [["R4", "R5", "R6"], ...], "rack": ["R7", ...]}`` from a file or
-``-`` (stdin), one JSON line out per position: ``{"id", "tiles", "value", "table", "placed",
-"ms"}`` (``table`` is the whole new table, ``placed`` the rack tiles played; an unreadable line
-gets ``{"id", "error"}``).
+lines from a file or ``-`` (stdin), each ``{"id": "a", "table": "R4 R5 R6 / K9 B9 O9", "rack":
+"R7 K9 J"}``: ``table`` and ``rack`` as the command language writes them (as ``--table`` and
+``--rack``), or as lists (``"table": [["R4", "R5", "R6"], "K9 B9 O9"]``, ``"rack": ["R7",
+"K9", "J"]``); optional ``objective``, ``opening``, ``threshold``, ``edition`` as the options.
+One JSON line out per position: ``{"id", "tiles", "value", "table", "placed", "ms"}``
+(``table`` is the whole new table, ``placed`` the rack tiles played; a line that cannot be
+read gets ``{"id", "error"}``, the error one sentence).
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
+
+from bot.cli import options
+from bot.cli.box import EDITIONS, check_box
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,14 +36,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--opening", action="store_true", help="initial meld: new sets from the rack only"
     )
     parser.add_argument(
-        "--threshold", type=int, default=30, help="initial meld total with --opening (30)"
+        "--threshold",
+        type=options.setting("threshold"),
+        default=30,
+        help=f"initial meld total with --opening, {options.span('threshold')} (30)",
     )
     parser.add_argument(
         "--place", default=None, help="place exactly these rack tiles (like the auto verb)"
     )
     parser.add_argument(
         "--edition",
-        choices=("classic", "xp"),
+        choices=EDITIONS,
         default="classic",
         help="the box: classic (2 of each tile, 2 jokers; default) or xp (3 of each, 4 jokers)",
     )
@@ -46,7 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--batch",
         metavar="FILE",
         default=None,
-        help="solve JSON lines from FILE (- for stdin), one JSON line out per position",
+        help='solve JSON lines from FILE (- for stdin), each like {"id": "a", "table": "R4 R5 '
+        'R6 / K9 B9 O9", "rack": "R7 K9 J"} (table and rack also as lists: [["R4", "R5", '
+        '"R6"], ...], ["R7", ...]; optional objective, opening, threshold, edition); one JSON '
+        'line out per position: {"id", "tiles", "value", "table", "placed", "ms"}',
     )
 
 
@@ -55,26 +67,6 @@ def _claim(tiles: Iterable[Any], used: set[Any]) -> list[Any]:
     from engine.tiles import distinct_copies
 
     return distinct_copies(tiles, used)
-
-
-def _check_box(tiles: Iterable[Any], edition_name: str) -> None:
-    """Refuse a position that names more copies of a tile than the box holds."""
-    from collections import Counter
-
-    from engine.errors import NotationError
-    from engine.tiles import Edition
-
-    edition = Edition(edition_name)
-    counts = Counter(str(t) for t in tiles)
-    for face, count in counts.items():
-        most = edition.jokers if face == "J" else edition.copies
-        if count > most:
-            kind = "jokers" if face == "J" else f"{face} tiles"
-            hint = "" if edition is Edition.XP else " (the xp box: --edition xp)"
-            raise NotationError(
-                f"The table and rack name {count} {kind}, but the {edition.value} box has "
-                f"only {most}{hint}."
-            )
 
 
 def _position(
@@ -95,7 +87,7 @@ def _position(
         except InvalidMeldError as err:
             raise InvalidMeldError(f"Table meld {number}: {err}") from None
     rack = _claim((t.tile for t in parse_tokens(rack_text)), used) if rack_text.strip() else []
-    _check_box([*(t for m in melds for t in m.tiles), *rack], edition)
+    check_box([*(t for m in melds for t in m.tiles), *rack], edition)
     return melds, rack
 
 
@@ -167,8 +159,9 @@ def _solve_one(args: argparse.Namespace) -> int:
         return 1
     from engine.solver import explain
 
+    count = len(solution.placed)
     print(
-        f"Places {len(solution.placed)} tile(s) worth {solution.value}: "
+        f"Places {count} {'tile' if count == 1 else 'tiles'} worth {solution.value}: "
         + " ".join(str(t) for t in solution.placed)
     )
     print(explain(table, solution))
@@ -176,6 +169,49 @@ def _solve_one(args: argparse.Namespace) -> int:
         print(f"  {number:>2}: {meld.text()}")
     print(f"({elapsed:.1f} ms)")
     return 0
+
+
+TABLE_FORMAT = (
+    '"table" is melds in one string ("R4 R5 R6 / K9 B9 O9") or a list of melds, each a '
+    'string ("R4 R5 R6") or a list of tiles (["R4", "R5", "R6"])'
+)
+RACK_FORMAT = '"rack" is tiles in one string ("R7 K9 J") or a list of tiles (["R7", "K9", "J"])'
+
+
+def _tiles_text(value: object, problem: str) -> str:
+    """A tile list given as ``"R7 K9 J"`` or ``["R7", "K9", "J"]``, as text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return " ".join(value)
+    raise ValueError(problem)
+
+
+def _table_parts(value: object) -> list[str]:
+    """A batch line's table as one text per meld."""
+    from engine.notation import split_melds
+
+    if isinstance(value, str):
+        return split_melds(value)
+    if not isinstance(value, list):
+        raise ValueError(TABLE_FORMAT)
+    return [_tiles_text(meld, TABLE_FORMAT) for meld in value]
+
+
+def _batch_options(item: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """A line's own objective, opening and threshold (else the command's), checked."""
+    objective = item.get("objective", args.objective)
+    if objective not in ("tiles", "value"):
+        raise ValueError(f'"objective" is "tiles" or "value", not {objective!r}')
+    threshold = item.get("threshold", args.threshold)
+    lo, hi = options.limits("threshold")
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or not lo <= threshold <= hi:
+        raise ValueError(f'"threshold" is a whole number from {lo} to {hi}, not {threshold!r}')
+    return {
+        "objective": objective,
+        "opening": bool(item.get("opening", args.opening)),
+        "threshold": threshold,
+    }
 
 
 def solve_batch(lines: Iterable[str], out: TextIO, args: argparse.Namespace) -> int:
@@ -195,24 +231,20 @@ def solve_batch(lines: Iterable[str], out: TextIO, args: argparse.Namespace) -> 
             if not isinstance(item, dict):
                 raise ValueError("not a JSON object")
             ident = item.get("id", number)
-            table_parts = [" ".join(m) for m in item.get("table", [])]
+            table_parts = _table_parts(item.get("table", []))
+            rack_text = _tiles_text(item.get("rack", []), RACK_FORMAT)
             edition = str(item.get("edition", args.edition))
-            if edition not in ("classic", "xp"):
+            if edition not in EDITIONS:
                 raise ValueError(f"edition is classic or xp, not {edition!r}")
-            table, rack = _position(table_parts, " ".join(item.get("rack", [])), edition)
+            options = _batch_options(item, args)
+            table, rack = _position(table_parts, rack_text, edition)
             start = time.perf_counter()
-            solution = solve(
-                table,
-                rack,
-                objective=item.get("objective", args.objective),
-                opening=bool(item.get("opening", args.opening)),
-                threshold=int(item.get("threshold", args.threshold)),
-            )
+            solution = solve(table, rack, **options)
             elapsed = 1000 * (time.perf_counter() - start)
             result = _result(solution, table, elapsed, ident)
         except (ValueError, TypeError, AttributeError) as err:
             errors += 1
-            result = {"id": ident, "error": f"Line {number}: {err}"}
+            result = {"id": ident, "error": f"Line {number}: {str(err).rstrip('.')}."}
         out.write(json.dumps(result) + "\n")
         out.flush()
     return errors

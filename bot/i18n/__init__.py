@@ -37,9 +37,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "table_full": "The table is full ({max} seat).|The table is full ({max} seats).",
         "left": "{name} left the lobby.",
         "left_game": "{name} left; an AI ({level}) plays their seat from now on.",
+        "kicked_game": "{name} was removed from the table; an AI ({level}) plays their seat "
+        "from now on.",
+        "ended_left": "{name} left, the last person at the table: the game is over, with no "
+        "result.",
+        "ended_kicked": "{name}, the last person at the table, was removed: the game is over, "
+        "with no result.",
+        "ask_cancel": "Cancelling ends this game for everyone at the table, with no result and "
+        "no scores: press Cancel the game, or type {command}, within {time}.",
+        "ask_leave": "You are the last person at this table, so leaving ends the game for "
+        "everyone, with no result: press Leave and end the game, or type {command}, within "
+        "{time}.",
+        "ask_kick": "{name} is the last person at this table, so removing them ends the game "
+        "for everyone, with no result: press Remove and end the game, or type {command}, "
+        "within {time}.",
+        "ask_stale": "There is no open question to confirm (a question lasts {time}, within "
+        "one turn, and a restart forgets it), so nothing was changed; type {command} to be "
+        "asked again.",
+        "ask_kept": "Nothing was changed; the game goes on.",
+        "button_cancel_yes": "Cancel the game",
+        "button_leave_yes": "Leave and end the game",
+        "button_kick_yes": "Remove and end the game",
+        "button_keep_playing": "Keep playing",
         "not_seated": "You are not seated at this table.",
         "ai_added": "Added an AI seat ({level}) as seat {number}.",
-        "bad_level": "AI strength is one of: {levels}.",
         "host_only": "Only the host or a channel admin can do that.",
         "kicked": "{name} was removed from the table.",
         "bad_seat": "There is no seat {what}; seats are numbered 1 to {count}.",
@@ -68,7 +89,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{played} of {games} games: {rows}.",
         "rack": "Your rack ({count}): {tiles}",
         "rack_new": "New: {tile}.",
-        "rack_draft": "Your rack ({count}; {placed} more are in your draft on the table): {tiles}",
+        "rack_draft": "Your rack ({count}; {placed} more is in your draft on the table): "
+        "{tiles}|Your rack ({count}; {placed} more are in your draft on the table): {tiles}",
         "rack_held": "Taken from the table, to play this turn: {tiles}.",
         "hint_off": "Hints are off in this game. They are chosen before the deal: in the lobby "
         "the host types settings hints on.",
@@ -79,10 +101,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "leaderboard_empty": "No finished games in this channel yet.",
         "leaderboard": "Leaderboard: {rows}",
         "history_empty": "No finished games in this channel yet.",
-        "history": "Recent games: {rows}",
+        "history": "Recent games (replay N shows game N): {rows}",
+        "history_none_finished": "Recent games (none played to its end, so none to replay): {rows}",
         "status": "Game {number}/{games}, turn {turn}: {name} to play, {time} left. Pool: {pool}. "
         "Racks: {counts}.",
         "selected": "Selected: {tiles}; target: {target}.",
+        "selected_none": "Nothing is selected (pick R5 R6 selects tiles); target: {target}.",
         "nothing_selected": "Pick tiles first (pick R5 R6), then place.",
         "language_set": "Language: English.",
         "help": "Commands: {verbs}. Type help <command> for how to use one.",
@@ -133,9 +157,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "select_target": "Where to",
         "standings_row": "{rank}. {name}: {won} won, {total}",
         "leaderboard_row": "{rank}. {name}: {won}/{played} won, {total}",
-        "history_won": "{when} {name} won ({score})",
-        "history_cancelled": "{when} cancelled",
-        "history_ended": "{when} ended",
+        "history_won": "{number}. {when} {name} won ({score})",
+        "history_cancelled": "{when} cancelled (no replay)",
+        "history_ended": "{number}. {when} ended",
         "internal_error": "Sorry, that failed on my side; the game is saved, please try again.",
         "stale_button": "This button belongs to an older version of the bot and no longer works; "
         "use /rummikub status to see the game.",
@@ -156,16 +180,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tg_open_private": "{name}, I can't send you private messages yet. Tap the button below "
         "and press Start: your rack and turn panel will be waiting there.",
         "terminal_continue": "Continuing your unfinished game.",
-        "terminal_bye": "Bye - your game is saved; run the same command to continue.",
+        "terminal_bye": "Bye - your game is saved and its turn clock is stopped; run the same "
+        "command to continue.",
+        "terminal_bye_new": "Bye - your game is saved and its turn clock is stopped; to continue "
+        "it, run the same command without --new.",
         "terminal_over": "Thanks for playing!",
         "terminal_settings": "Turn timer: {time}; hints: {hints}. To change them, start again "
         "with e.g. --timer 300 --hints (add --new to leave this match). Type help for the "
         "commands, quit to leave.",
-        "terminal_cancel_confirm": "Cancel the match for everyone at the table, with no result? "
-        "Type yes to cancel it; anything else keeps playing.",
-        "terminal_cancel_kept": "The match goes on.",
         "terminal_help": "In the terminal also: quit (or exit, or Ctrl-D) leaves; the game is "
-        "saved and the same command continues it.",
+        "saved, its turn clock stops, and the same command continues it.",
+        "terminal_help_new": "In the terminal also: quit (or exit, or Ctrl-D) leaves; the game "
+        "is saved, its turn clock stops, and the same command without --new continues it.",
+        "terminal_hint_off": "Hints are off in this match. In the terminal they are chosen when "
+        "a match starts: quit, then start again with --new --hints.",
         "terminal_restart_tip": "In the terminal the settings are chosen when a match starts: "
         "quit, then start again with --new and e.g. --timer 300 --hints.",
         "error": "Something went wrong on our side; nothing was changed. Please try again.",
@@ -185,7 +213,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "replay_usage": "Write replay, or replay N for the Nth newest game of the history.",
         "stats": "{name} — channels: {channels}; games won: {won} of {played}; average score: "
         "{average}; best game: {best}; matches won: {matches_won} of {matches}.",
-        "stats_none": "{name} has no finished game in this server or group yet.",
+        "stats_none": "{name} has no finished game in this channel yet.",
+        "stats_none_server": "{name} has no finished game in any channel of this server yet.",
         "stats_unknown": "Nobody called {name!r} has played here; write a name as the "
         "leaderboard shows it.",
         "rematch_open": "{name} asks for a rematch with the same settings. Seats: {seats}.",
@@ -196,8 +225,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_rematch": "There is no finished match here to play again; type start to open a table.",
         "rematch_players_only": "Only the players of the last match can ask for a rematch; type "
         "start to open a new table.",
-        "too_long": "That command is too long (at most {most} characters); nothing was changed.",
+        "too_long": "That command is too long (at most {most} character); nothing was "
+        "changed.|That command is too long (at most {most} characters); nothing was changed.",
         "bad_number": "Write numbers with the digits 0-9, at most 4 of them (not {number!r}).",
+        "replay_range": "replay N takes a number from 1 (the newest finished game) to the "
+        "number of finished games in this channel's history, not {number!r}.",
     },
     "pl": {
         "lobby_open": "🀄 {host} otworzył stół Rummikub. Miejsca: {seats}. Dołączcie, dodajcie "
@@ -211,9 +243,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Stół jest pełny ({max} miejsc).",
         "left": "{name} opuszcza poczekalnię.",
         "left_game": "{name} wychodzi; od teraz za niego gra AI ({level}).",
+        "kicked_game": "{name} został(a) usunięty(a) ze stołu; od teraz za to miejsce gra AI "
+        "({level}).",
+        "ended_left": "{name} wychodzi jako ostatnia osoba przy stole: gra się kończy, bez wyniku.",
+        "ended_kicked": "{name}, ostatnia osoba przy stole, został(a) usunięty(a): gra się "
+        "kończy, bez wyniku.",
+        "ask_cancel": "Anulowanie kończy tę grę dla wszystkich przy stole, bez wyniku i bez "
+        "punktów: naciśnij Anuluj grę albo wpisz {command} w ciągu {time}.",
+        "ask_leave": "Jesteś ostatnią osobą przy tym stole, więc twoje wyjście kończy grę dla "
+        "wszystkich, bez wyniku: naciśnij Wyjdź i zakończ grę albo wpisz {command} w ciągu "
+        "{time}.",
+        "ask_kick": "{name} to ostatnia osoba przy tym stole, więc usunięcie jej kończy grę dla "
+        "wszystkich, bez wyniku: naciśnij Usuń i zakończ grę albo wpisz {command} w ciągu "
+        "{time}.",
+        "ask_stale": "Nie ma otwartego pytania do potwierdzenia (pytanie czeka {time}, tylko w "
+        "tej samej turze, a restart bota je kasuje), więc nic nie zmieniono; wpisz {command}, "
+        "aby zapytać ponownie.",
+        "ask_kept": "Nic nie zmieniono; gra toczy się dalej.",
+        "button_cancel_yes": "Anuluj grę",
+        "button_leave_yes": "Wyjdź i zakończ grę",
+        "button_kick_yes": "Usuń i zakończ grę",
+        "button_keep_playing": "Gram dalej",
         "not_seated": "Nie siedzisz przy tym stole.",
         "ai_added": "Dodano gracza AI ({level}) na miejscu {number}.",
-        "bad_level": "Siła AI to jedno z: {levels}.",
         "host_only": "Tylko gospodarz lub administrator kanału może to zrobić.",
         "kicked": "{name} został usunięty ze stołu.",
         "bad_seat": "Nie ma miejsca {what}; miejsca mają numery od 1 do {count}.",
@@ -243,8 +295,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "standings": "Tabela (rozegrane gry: {played} z {games}): {rows}.",
         "rack": "Twój stojak ({count}): {tiles}",
         "rack_new": "Nowe: {tile}.",
-        "rack_draft": "Twój stojak ({count}; kolejne {placed} leżą na stole w twoim szkicu): "
-        "{tiles}",
+        "rack_draft": "Twój stojak ({count}; jeszcze {placed} leży na stole w twoim szkicu): "
+        "{tiles}|Twój stojak ({count}; kolejne {placed} leżą na stole w twoim szkicu): {tiles}|"
+        "Twój stojak ({count}; kolejnych {placed} leży na stole w twoim szkicu): {tiles}",
         "rack_held": "Wzięte ze stołu, do zagrania w tej turze: {tiles}.",
         "hint_off": "Podpowiedzi są w tej grze wyłączone. Wybiera się je przed rozdaniem: w "
         "poczekalni gospodarz wpisuje settings hints on.",
@@ -255,10 +308,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "leaderboard_empty": "Na tym kanale nie ma jeszcze zakończonych gier.",
         "leaderboard": "Ranking: {rows}",
         "history_empty": "Na tym kanale nie ma jeszcze zakończonych gier.",
-        "history": "Ostatnie gry: {rows}",
+        "history": "Ostatnie gry (replay N pokazuje grę N): {rows}",
+        "history_none_finished": "Ostatnie gry (żadna nie dobiegła końca, więc nie ma "
+        "powtórek): {rows}",
         "status": "Gra {number}/{games}, tura {turn}: gra {name}, zostało {time}. Bank: {pool}. "
         "Kostki: {counts}.",
         "selected": "Wybrane: {tiles}; cel: {target}.",
+        "selected_none": "Nic nie wybrano (pick R5 R6 wybiera kostki); cel: {target}.",
         "nothing_selected": "Najpierw wybierz kostki (pick R5 R6), potem place.",
         "language_set": "Język: polski.",
         "help": "Polecenia: {verbs}. Wpisz help <polecenie>, aby zobaczyć użycie.",
@@ -311,9 +367,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "select_target": "Gdzie",
         "standings_row": "{rank}. {name}: wygrane {won}, {total}",
         "leaderboard_row": "{rank}. {name}: wygrane {won}/{played}, {total}",
-        "history_won": "{when} wygrywa {name} ({score})",
-        "history_cancelled": "{when} anulowana",
-        "history_ended": "{when} zakończona",
+        "history_won": "{number}. {when} wygrywa {name} ({score})",
+        "history_cancelled": "{when} anulowana (bez powtórki)",
+        "history_ended": "{number}. {when} zakończona",
         "internal_error": "Przepraszam, coś zawiodło po mojej stronie; gra jest zapisana, "
         "spróbuj ponownie.",
         "stale_button": "Ten przycisk pochodzi ze starszej wersji bota i już nie działa; "
@@ -334,17 +390,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tg_open_private": "{name}, nie mogę jeszcze pisać do ciebie prywatnie. Dotknij "
         "przycisku poniżej i naciśnij Start: czekają tam twój stojak i panel ruchu.",
         "terminal_continue": "Wznawiam twoją niedokończoną grę.",
-        "terminal_bye": "Do zobaczenia - gra jest zapisana; uruchom to samo polecenie, aby "
-        "grać dalej.",
+        "terminal_bye": "Do zobaczenia - gra jest zapisana, a jej zegar zatrzymany; uruchom "
+        "to samo polecenie, aby grać dalej.",
+        "terminal_bye_new": "Do zobaczenia - gra jest zapisana, a jej zegar zatrzymany; aby grać "
+        "dalej, uruchom to samo polecenie bez --new.",
         "terminal_over": "Dzięki za grę!",
         "terminal_settings": "Czas na ruch: {time}; podpowiedzi: {hints}. Aby to zmienić, "
         "uruchom ponownie np. z --timer 300 --hints (dodaj --new, aby porzucić ten mecz). "
         "Wpisz help, aby zobaczyć polecenia, quit, aby wyjść.",
-        "terminal_cancel_confirm": "Anulować mecz dla wszystkich przy stole, bez wyniku? Wpisz "
-        "tak, aby anulować; cokolwiek innego - gramy dalej.",
-        "terminal_cancel_kept": "Mecz trwa dalej.",
         "terminal_help": "W terminalu także: quit (albo exit, albo Ctrl-D) kończy; gra jest "
-        "zapisana i to samo polecenie ją wznawia.",
+        "zapisana, jej zegar staje, a to samo polecenie ją wznawia.",
+        "terminal_help_new": "W terminalu także: quit (albo exit, albo Ctrl-D) kończy; gra jest "
+        "zapisana, jej zegar staje, a to samo polecenie bez --new ją wznawia.",
+        "terminal_hint_off": "Podpowiedzi są w tym meczu wyłączone. W terminalu wybiera się je "
+        "na początku meczu: wyjdź (quit) i uruchom ponownie z --new --hints.",
         "terminal_restart_tip": "W terminalu ustawienia wybiera się na początku meczu: wyjdź "
         "(quit) i uruchom ponownie z --new i np. --timer 300 --hints.",
         "error": "Coś poszło nie tak po naszej stronie; nic nie zmieniono. Spróbuj ponownie.",
@@ -363,7 +422,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "replay_usage": "Wpisz replay albo replay N dla N-tej najnowszej gry z historii.",
         "stats": "{name} — kanały: {channels}; wygrane gry: {won} z {played}; średni wynik: "
         "{average}; najlepsza gra: {best}; wygrane mecze: {matches_won} z {matches}.",
-        "stats_none": "{name}: brak zakończonych gier na tym serwerze lub w tej grupie.",
+        "stats_none": "{name}: brak zakończonych gier na tym kanale.",
+        "stats_none_server": "{name}: brak zakończonych gier na którymkolwiek kanale tego serwera.",
         "stats_unknown": "Nikt o imieniu {name!r} tu nie grał; wpisz imię tak, jak pokazuje je "
         "ranking.",
         "rematch_open": "{name} proponuje rewanż z tymi samymi ustawieniami. Miejsca: {seats}.",
@@ -375,8 +435,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "stół.",
         "rematch_players_only": "O rewanż mogą poprosić tylko gracze ostatniego meczu; wpisz "
         "start, aby otworzyć nowy stół.",
-        "too_long": "To polecenie jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
+        "too_long": "To polecenie jest za długie (najwyżej {most} znak); nic nie zmieniono.|"
+        "To polecenie jest za długie (najwyżej {most} znaki); nic nie zmieniono.|To polecenie "
+        "jest za długie (najwyżej {most} znaków); nic nie zmieniono.",
         "bad_number": "Liczby pisz cyframi 0-9, najwyżej czterema (nie {number!r}).",
+        "replay_range": "replay N przyjmuje liczbę od 1 (najnowsza zakończona gra) do liczby "
+        "zakończonych gier w historii tego kanału, nie {number!r}.",
     },
 }
 
@@ -385,7 +449,12 @@ for _lang, _board in i18n_board.MESSAGES.items():  # the web board's page and bu
     MESSAGES[_lang].update(_board)
 
 
-PLURAL_BY: dict[str, str] = {"table_full": "max", "standings": "games"}
+PLURAL_BY: dict[str, str] = {
+    "table_full": "max",
+    "standings": "games",
+    "rack_draft": "placed",
+    "too_long": "most",
+}
 """The value whose number picks the form of a plural message (``count`` when not listed)."""
 
 

@@ -190,22 +190,29 @@ PL: dict[str, str] = {
     "Did you mean {verb!r}?": "Czy chodziło o {verb!r}?",
     "Type help to see the commands.": "Wpisz help, aby zobaczyć polecenia.",
     "Write it like: {usage}.": "Napisz tak: {usage}.",
+    "{verb!r} does not take {extra!r}; nothing was changed. Write it like: {usage}.": (
+        "Polecenie {verb!r} nie przyjmuje {extra!r}; nic nie zmieniono. Napisz tak: {usage}."
+    ),
     "start (opens a game in this channel; add settings like threshold=25 timer=3600)": "start "
     "(otwiera grę na tym kanale; możesz dodać ustawienia, np. threshold=25 timer=3600)",
     "join (take a seat in the lobby)": "join (zajmij miejsce w poczekalni)",
-    "leave (give up your seat; in a running game an AI takes it over)": "leave (zwolnij "
-    "miejsce; w trwającej grze przejmuje je AI)",
+    "leave (give up your seat; in a running game an AI takes it over, and if you are the last "
+    "person there it asks first, since that ends the game: leave yes confirms)": "leave "
+    "(zwolnij miejsce; w trwającej grze przejmuje je AI, a jeśli jesteś tam ostatnią osobą, "
+    "bot najpierw pyta, bo to kończy grę: leave yes potwierdza)",
     "addbot [easy|medium|hard] (add an AI seat)": "addbot [easy|medium|hard] (dodaj gracza AI)",
-    "kick <seat number or name> (host or admin: remove a seat; in a game an AI plays it)": (
+    "kick <seat number or name> (host or admin: remove a seat; in a game an AI plays it; "
+    "removing the last person asks first: kick 2 yes confirms)": (
         "kick <numer miejsca lub imię> (gospodarz lub administrator: usuń miejsce; w grze "
-        "przejmuje je AI)"
+        "przejmuje je AI; usunięcie ostatniej osoby bot najpierw potwierdza: kick 2 yes)"
     ),
     "settings [name value] (show or change: threshold, timer, games, hints, edition, away_after)": (
         "settings [nazwa wartość] (pokaż lub zmień: threshold, timer, games, hints, edition, "
         "away_after)"
     ),
-    "cancel (host or admin: end the game in this channel)": "cancel (gospodarz lub "
-    "administrator: zakończ grę na tym kanale)",
+    "cancel (host or admin: end the game in this channel; a game under way asks first: "
+    "cancel yes confirms)": "cancel (gospodarz lub administrator: zakończ grę na tym kanale; "
+    "przy trwającej grze bot najpierw pyta: cancel yes potwierdza)",
     "deal (host: start the match with the seats in the lobby)": "deal (gospodarz: rozpocznij "
     "mecz z graczami z poczekalni)",
     "done (end your turn; with nothing played you draw a tile)": "done (zakończ ruch; jeśli "
@@ -239,8 +246,9 @@ PL: dict[str, str] = {
     "rematch (after a match: the same seats and settings again; deals once every player "
     "confirms)": "rematch (po meczu: te same miejsca i ustawienia jeszcze raz; rozdanie, gdy "
     "każdy gracz potwierdzi)",
-    "stats [player] (a player's record across this server's or group's channels)": "stats "
-    "[gracz] (wyniki gracza na wszystkich kanałach tego serwera lub grupy)",
+    "stats [player] (a player's record in this channel, or in every channel of its server "
+    "where the bot can list them)": "stats [gracz] (wyniki gracza na tym kanale albo na "
+    "wszystkich kanałach jego serwera, jeśli bot może je wymienić)",
     "replay [game number from history] (an animation and the record of a game)": "replay "
     "[numer gry z historii] (animacja i zapis gry)",
     # engine/solver.py: what a hint or auto does to the table

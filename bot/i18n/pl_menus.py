@@ -25,6 +25,8 @@ PL: dict[str, str] = {
     "(wszyscy) albo tylko ty: twój stojak, panel i prywatne odpowiedzi",
     "en for English, pl for Polish": "en to angielski, pl to polski",
     "Cancel this channel's game": "Anuluj grę na tym kanale",
+    "True answers yes when this would end the game (the bot asks first)": "True odpowiada "
+    "tak, gdy to zakończyłoby grę (bot najpierw pyta)",
     "Open a game lobby in this channel": "Otwórz poczekalnię gry na tym kanale",
     "points needed for the initial meld (official: 30)": "punkty potrzebne do pierwszego "
     "wyłożenia (oficjalnie: 30)",

@@ -38,6 +38,7 @@ class Deadlines:
         self._lease = lease_seconds
         self._owner = owner
         self._on_due: OnDue | None = None
+        self.held: set[str] = set()  # channels whose clock waits for ``Clock.start``
 
     def connect(self, on_due: OnDue) -> None:
         """Say what a timer does when it fires (``bot.manager.timers.Timers.run``)."""
@@ -55,6 +56,8 @@ class Deadlines:
         game = table.game
         if game is None or game.finished or table.game_id is None:
             return
+        if table.paused_left is not None or table.channel.key in self.held:
+            return  # a stopped clock (bot.manager.clock): nothing runs until it starts again
         key = table.channel.key
         turn = table.turn_key
         if table.ai_due:

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from functools import partial
 
 from bot.api import ChannelRef, PlayerRef, Reply
-from bot.commands import parse_number, shorten, usage
+from bot.commands import parse_number, shorten, split_answer
 from bot.i18n import t
 from bot.manager.channels import Defaults, rules_fields
+from bot.manager.confirm import Question, Questions, asking, stale
 from bot.manager.deadlines import Deadlines
 from bot.manager.languages import Languages
 from bot.manager.outbox import Later, announcements, as_written, drawn, keyed, view
@@ -19,7 +20,6 @@ from bot.manager.state import (
     AWAY_KEYS,
     AWAY_MOST,
     DEFAULT_AI,
-    CommandErrorAsRule,
     LiveTable,
     SeatInfo,
     _dt,
@@ -30,7 +30,6 @@ from bot.manager.tables import Tables
 from bot.manager.turns import Turns
 from bot.manager.views import Views, settings_text
 from engine import Match, Rules
-from engine.ai import AI_LEVELS
 from storage import Database
 
 
@@ -47,8 +46,10 @@ class Lobby:
         deadlines: Deadlines,
         languages: Languages,
         defaults: Defaults,
+        questions: Questions,
     ) -> None:
         self._db = db
+        self._questions = questions
         self._tables = tables
         self._views = views
         self._turns = turns
@@ -153,6 +154,9 @@ class Lobby:
         seat = table.seat_of(player)
         if seat is None:
             return [self._tell(table, player, "not_seated")]
+        asked = self._ask_first(table, player, Question("leave", None, table.turn_key), args, seat)
+        if asked is not None:
+            return asked
         rematch = table.phase == "lobby" and any(s.waiting for s in table.seats)
         text = t(table.lang, "left", name=table.seats[seat].name)
         replies = await self._remove_seat(table, seat, text)
@@ -187,8 +191,9 @@ class Lobby:
             info = SeatInfo(info.owner, None, info.name)  # kicked while away: the AI stays
         if info.player is None:
             return [public(table, t(table.lang, "kick_ai", name=info.name))]
-        if not any(s.player for i, s in enumerate(table.seats) if i != seat):
-            return await self.cancel_game(table, info.name, news=[public(table, text)])
+        if self._ends_game(table, seat):
+            ended = "ended_kicked" if why == "kicked" else "ended_left"
+            return await self.cancel_game(table, t(table.lang, ended, name=info.name))
         table.seats[seat] = SeatInfo(
             None,
             DEFAULT_AI,
@@ -201,8 +206,9 @@ class Lobby:
             table.host = next(s.player for s in table.seats if s.player)
         game = table.game
         assert game is not None and table.game_id is not None
+        said = "kicked_game" if why == "kicked" else "left_game"
         items: list[Reply | Later] = [
-            public(table, t(table.lang, "left_game", name=info.name, level=DEFAULT_AI))
+            public(table, t(table.lang, said, name=info.name, level=DEFAULT_AI))
         ]
         their_turn = game.current == seat
         if their_turn:
@@ -211,12 +217,12 @@ class Lobby:
             table.deadline = self._deadlines.clock.now()  # the AI's move is due now
         else:  # the table shows the seat's new name (the AI's turn refreshes it otherwise)
             items.append(view("table", None, partial(self._views.table, table)))
-        replies = await self._save_seats(table, items, setup=setup_text(table))
+        replies = await self.save_seats(table, items, setup=setup_text(table))
         if their_turn:
             replies.extend(await self._turns.begin_turn(table))
         return replies
 
-    async def _save_seats(
+    async def save_seats(
         self, table: LiveTable, items: Sequence[Reply | Later], *, setup: str | None = None
     ) -> list[Reply]:
         """Store a change of seats (and host, in ``setup``) mid-game with the position as it
@@ -254,7 +260,7 @@ class Lobby:
             items.extend(self._turns.human_turn(table))
         else:
             items.append(view("rack", player, partial(self._views.rack, table, seat)))
-        replies = await self._save_seats(table, items)
+        replies = await self.save_seats(table, items)
         if their_turn:
             self._deadlines.arm(table)
         return replies
@@ -266,9 +272,7 @@ class Lobby:
             return [self._tell(table, player, "lobby_only")]
         if table.seat_of(player) is None and not self.is_host(table, player, admin):
             return [self._tell(table, player, "not_seated")]
-        level = (args.split() or [DEFAULT_AI])[0].lower()
-        if level not in AI_LEVELS:
-            return [self._tell(table, player, "bad_level", levels=", ".join(AI_LEVELS))]
+        level = (args.split() or [DEFAULT_AI])[0].lower()  # one of AI_LEVELS (bot.commands)
         limit = table.rules.edition.max_players
         if len(table.seats) >= limit:
             return [self._tell(table, player, "table_full", max=limit)]
@@ -282,7 +286,7 @@ class Lobby:
     ) -> list[Reply]:
         if not self.is_host(table, player, admin):
             return [self._tell(table, player, "host_only")]
-        what = args.strip().lstrip("#")
+        what = split_answer(args)[0].lstrip("#")
         index = None
         number = parse_number(what)
         if number is not None:
@@ -303,6 +307,10 @@ class Lobby:
                 )
             ]
         name = table.seats[index].name
+        question = Question("kick", index, table.turn_key)
+        asked = self._ask_first(table, player, question, args, index, name=name)
+        if asked is not None:
+            return asked
         return await self._remove_seat(table, index, t(table.lang, "kicked", name=name), "kicked")
 
     # ----- settings, cancel, deal ----------------------------------------------------------
@@ -320,9 +328,7 @@ class Lobby:
             return [self._tell(table, player, "host_only")]
         if table.phase != "lobby":
             return [self._tell(table, player, "lobby_only")]
-        if len(parts) != 2:
-            raise CommandErrorAsRule(usage("settings"))
-        key, value = parts
+        key, value = parts  # a name and a value (bot.commands.SYNTAX)
         name = player.display_name or player.user_id
         if key.lower() in AWAY_KEYS:
             valid, away_after = parse_away(value)
@@ -347,16 +353,58 @@ class Lobby:
     ) -> list[Reply]:
         if not self.is_host(table, player, admin):
             return [self._tell(table, player, "host_only")]
-        return await self.cancel_game(table, player.display_name or player.user_id)
+        asked = self._ask_first(table, player, Question("cancel", None, table.turn_key), args)
+        if asked is not None:
+            return asked
+        name = player.display_name or player.user_id
+        return await self.cancel_game(table, t(table.lang, "cancelled", name=name))
 
-    async def cancel_game(
-        self, table: LiveTable, by: str, *, news: Sequence[Reply] = ()
-    ) -> list[Reply]:
+    def _ends_game(self, table: LiveTable, seat: int | None) -> bool:
+        """Whether cancelling (``seat`` None) or taking the person out of ``seat`` ends a game
+        under way for everybody: nobody else at the table is a person who plays."""
+        if table.phase != "playing" or table.game is None or table.game.finished:
+            return False
+        if seat is None:
+            return True
+        if table.seats[seat].player is None:
+            return False  # an AI seat (one playing for an absent person stays)
+        return not any(s.player for i, s in enumerate(table.seats) if i != seat)
+
+    def _ask_first(
+        self,
+        table: LiveTable,
+        player: PlayerRef,
+        question: Question,
+        args: str,
+        seat: int | None = None,
+        **values: str,
+    ) -> list[Reply] | None:
+        """None when the command may act: it ends no game (``seat``: the seat it empties;
+        none for cancel), or its ``yes`` answers the open ``question``. Else what to say: the
+        question, or, for a ``no`` or a stale ``yes``, that nothing changed."""
+        answer = split_answer(args)[1]
+        where = (table.channel.key, player.key)
+        if answer is False:
+            self._questions.drop(where)
+            return [self._tell(table, player, "ask_kept")]
+        if not self._ends_game(table, seat):
+            return None
+        lang = self._languages.for_player(table.lang, player)
+        now = self._deadlines.clock.now()
+        seconds = self._questions.seconds
+        if answer is None:
+            self._questions.ask(where, question, now)
+            return [asking(table.channel, player, lang, question, seconds, values)]
+        if self._questions.answer(where, question, now):
+            return None
+        return [stale(table.channel, player, lang, question, seconds)]
+
+    async def cancel_game(self, table: LiveTable, closing: str) -> list[Reply]:
         """Close the table; a game under way is stored as cancelled together with what that
-        announces (``news`` first, then the table message's last words: its outbox)."""
+        announces (the table message's last words, ``closing``: its outbox)."""
         self._deadlines.cancel(table)
-        closed = Reply(table.channel, t(table.lang, "cancelled", name=by), slot="table")
-        items: list[Reply | Later] = [*news, as_written(closed)]
+        closed = Reply(table.channel, closing, slot="table")
+        items: list[Reply | Later] = [as_written(closed)]
         replies = await drawn(items)
         if table.game_id is not None and table.game is not None:
             version = await self._db.games.finish(

@@ -60,28 +60,37 @@ class Records:
         return t(lang, "leaderboard", rows=rows)
 
     async def history(self, channel: ChannelRef, lang: str) -> str:
+        """The channel's last games, newest first: each finished one with the number that
+        ``replay`` and ``rummikub export --list`` give it, a cancelled one marked so."""
         from engine.scoring import GameResult
 
         games = await self._db.games.history(channel.platform, channel.chat_id, limit=5)
         if not games:
             return t(lang, "history_empty")
         rows = []
+        number = 0
         for g in games:
             when = g.finished_at.strftime("%Y-%m-%d %H:%M") if g.finished_at else "?"
+            if g.status != "finished":
+                rows.append(t(lang, "history_cancelled", when=when))
+                continue
+            number += 1
             if g.result and "text" in g.result:
                 result = GameResult.from_text(g.result["text"])
                 winner = g.seats[result.winner].name
                 score = f"{result.scores[result.winner]:+d}"
-                rows.append(t(lang, "history_won", when=when, name=winner, score=score))
+                row = t(lang, "history_won", when=when, name=winner, score=score, number=number)
             else:
-                status = "history_cancelled" if g.status == "cancelled" else "history_ended"
-                rows.append(t(lang, status, when=when))
-        return t(lang, "history", rows="; ".join(rows))
+                row = t(lang, "history_ended", when=when, number=number)
+            rows.append(row)
+        key = "history" if number else "history_none_finished"
+        return t(lang, key, rows="; ".join(rows))
 
     async def stats(self, channel: ChannelRef, player: PlayerRef, args: str, lang: str) -> Reply:
-        """A player's record over every channel of this server or group (the sender's, or the
-        one named: a display name, a user id or a mention), with a picture of their last
-        match, game by game; privately, in ``lang`` (the asker's)."""
+        """A player's record over this channel, or every channel of its server where the
+        platform lists them (the sender's, or the one named: a display name, a user id or a
+        mention), with a picture of their last match, game by game; privately, in ``lang``
+        (the asker's)."""
         ids = await self.channels_of(channel)
         who = args.strip()
         person = player.user_id
@@ -93,7 +102,8 @@ class Records:
         record = await self._db.stats.across_channels(channel.platform, ids, person)
         if record is None:
             name = shorten(who) or player.display_name or person
-            return note(channel, player, t(lang, "stats_none", name=name))
+            span = "stats_none_server" if len(ids) > 1 else "stats_none"  # what was searched
+            return note(channel, player, t(lang, span, name=name))
         average = record.average_score
         best = "-" if record.best_score is None else f"{record.best_score:+d}"
         if record.best_game_at is not None:
@@ -137,18 +147,19 @@ class Records:
         return None
 
     async def replay(self, channel: ChannelRef, player: PlayerRef, args: str) -> list[Reply]:
-        """The animation of the channel's last finished game (or the ``nth`` newest of its
-        history), posted with the game's record; drawn in a worker thread, outside the lock."""
+        """The animation of the channel's last finished game (or its ``nth`` newest finished
+        game, as ``history`` numbers them; a cancelled game has no replay), posted with the
+        game's record; drawn in a worker thread, outside the lock."""
         from engine.record import parse_record
         from renderers.animation import animate
-        from storage.replays import record_for_channel
+        from storage.replays import finished_games, record_for_channel
 
         lang = await self._languages.of_channel(channel)
         what = args.strip().lstrip("#")
         nth = parse_number(what) if what else 1
         if nth is None or nth < 1:
             return [self._languages.tell(channel, player, lang, "replay_usage")]
-        games = await self._db.games.history(channel.platform, channel.chat_id, limit=nth)
+        games = await finished_games(self._db, channel.platform, channel.chat_id, limit=nth)
         if not games:
             return [self._languages.tell(channel, player, lang, "replay_none")]
         if len(games) < nth:

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.api import ChannelRef, PlayerRef, Reply
-from bot.commands import Command
+from bot.commands import Command, CommandError, check_syntax
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
 from bot.manager.records import Records
@@ -257,6 +257,11 @@ class Router:
             away = table.away_seat_of(player)
             if away is not None:  # any command brings an absent player back at once
                 back = await self._lobby.come_back(table, away, player)
+        try:  # only the words the verb takes (bot.commands.SYNTAX), before anything runs
+            check_syntax(verb, command.args)
+        except CommandError as err:
+            said = await self._languages.error(channel, err, player)
+            return [*back, note(channel, player, said)]
         if table is None and verb in ("start", "rematch"):
             opened = (
                 await self._lobby.start(player, channel, command.args)

@@ -35,13 +35,14 @@ def note_missed(table: LiveTable, outcome: TurnOutcome) -> Reply | None:
 
 def setup_text(table: LiveTable) -> str:
     """What a stored game keeps about its table besides the position: rules, host, language,
-    seat count and the away setting."""
-    return json.dumps(
-        {
-            "rules": table.rules.to_text(),
-            "host": {"user_id": table.host.user_id, "name": table.host.display_name},
-            "lang": table.lang,
-            "players": len(table.seats),
-            "away_after": table.away_after,
-        }
-    )
+    seat count, the away setting, and the time left on a stopped clock (``Clock``)."""
+    setup: dict[str, object] = {
+        "rules": table.rules.to_text(),
+        "host": {"user_id": table.host.user_id, "name": table.host.display_name},
+        "lang": table.lang,
+        "players": len(table.seats),
+        "away_after": table.away_after,
+    }
+    if table.paused_left is not None:
+        setup["paused_left"] = table.paused_left
+    return json.dumps(setup)

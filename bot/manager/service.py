@@ -5,6 +5,7 @@ outboxes, delivery confirmations, languages and the reads adapters need."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import socket
@@ -12,10 +13,20 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 
 from bot.api import BoardState, ChannelRef, Completions, Outbox, PlayerRef, Reply
-from bot.commands import BadNumber, Command, CommandError, check_numbers, parse_command, shorten
-from bot.i18n import LANGUAGES
+from bot.commands import (
+    BadNumber,
+    Command,
+    CommandError,
+    check_numbers,
+    check_syntax,
+    parse_command,
+    shorten,
+)
+from bot.i18n import LANGUAGES, say, t
 from bot.manager.board import Boards
 from bot.manager.channels import Defaults
+from bot.manager.clock import Clock
+from bot.manager.confirm import Questions
 from bot.manager.deadlines import Deadlines, TurnKey
 from bot.manager.delivery import Delivery
 from bot.manager.faults import Faults
@@ -24,7 +35,16 @@ from bot.manager.lobby import Lobby
 from bot.manager.records import Records
 from bot.manager.resend import Resender
 from bot.manager.routes import Router, build_routes
-from bot.manager.state import MAX_COMMAND, SETTING_VERBS, LiveTable, ServerChannels, log, note
+from bot.manager.state import (
+    AWAY_KEYS,
+    AWAY_MOST,
+    MAX_COMMAND,
+    SETTING_VERBS,
+    LiveTable,
+    ServerChannels,
+    log,
+    note,
+)
 from bot.manager.store import Store
 from bot.manager.tables import Tables
 from bot.manager.timers import Timers
@@ -101,9 +121,18 @@ class GameManager:
             self.faults,
             rng or random.Random(),
         )
+        self.questions = Questions()  # what leave, kick and cancel asked before ending a game
         self.lobby = Lobby(
-            db, self.tables, self.views, self.turns, self.deadlines, self.languages, self.defaults
+            db,
+            self.tables,
+            self.views,
+            self.turns,
+            self.deadlines,
+            self.languages,
+            self.defaults,
+            self.questions,
         )
+        self.clock = Clock(self.tables, self.deadlines, self.lobby)
         self.timers = Timers(
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
         )
@@ -231,6 +260,20 @@ class GameManager:
         async with self.tables.lock(channel.key):
             return completions_of(self.tables.of(channel), player)
 
+    def hold_clock(self, channel: ChannelRef) -> None:
+        """Load the channel's game without running its clock until ``start_clock`` (the
+        terminal game, which may be cancelled before it goes on). Call it before ``resume``."""
+        self.clock.hold(channel)
+
+    async def pause_clock(self, channel: ChannelRef) -> None:
+        """Stop the channel's turn clock, storing the time left (a game nobody waits for
+        while it is closed: the terminal game against AI seats)."""
+        await self.clock.stop(channel)
+
+    async def start_clock(self, channel: ChannelRef) -> None:
+        """Give a stopped clock its time left back and arm the timers."""
+        await self.clock.start(channel)
+
     async def resume(self) -> int:
         """Load every unfinished game and lobby from storage and re-arm its timers; then send
         again what stored turns announced and no platform confirmed. The count of games and
@@ -275,11 +318,13 @@ class GameManager:
         except CommandError as err:
             return [note(channel, player, await self.languages.error(channel, err, player))]
         except BadNumber as err:
-            said = await self.languages.safe(channel)
-            return [
-                self.languages.tell(channel, player, said, "bad_number", number=shorten(err.text))
-            ]
+            said = self.languages.for_player(await self.languages.safe(channel), player)
+            return [note(channel, player, self._number_out_of_range(said, command, err))]
         if command.verb == "replay":  # reads finished games only: no lock, drawn off the loop
+            try:
+                check_syntax(command.verb, command.args)
+            except CommandError as err:
+                return [note(channel, player, await self.languages.error(channel, err, player))]
             try:
                 return await self.records.replay(channel, player, command.args)
             except Exception:
@@ -304,6 +349,26 @@ class GameManager:
                 return [self.languages.tell(channel, player, said, "error")]
             finally:
                 self.boards.changed(channel.key)  # an open board reads the channel again
+
+    def _number_out_of_range(self, lang: str, command: Command, err: BadNumber) -> str:
+        """What a number too long to read means in its command: the range of the setting it
+        is the value of (``start timer=99999999``), of ``replay N``, or of meld and seat
+        numbers (four digits)."""
+        number = shorten(err.text)
+        if err.text.isascii() and command.verb in SETTING_VERBS:
+            words = command.args.replace("=", " ").split()
+            for key, value in itertools.pairwise(words):
+                if value != err.text:
+                    continue
+                if key.lower() in AWAY_KEYS:
+                    return t(lang, "bad_away", most=AWAY_MOST)
+                try:  # a value past every range: the engine says which range it has
+                    self.defaults.rules.with_setting(key, "9" * 12)
+                except RummikubError as problem:
+                    return say(lang, problem)
+        if err.text.isascii() and command.verb == "replay":
+            return t(lang, "replay_range", number=number)
+        return t(lang, "bad_number", number=number)
 
     async def _channel_rules(self, channel: ChannelRef) -> Rules:
         """The rules a channel with no table would start with."""

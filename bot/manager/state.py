@@ -87,6 +87,7 @@ class LiveTable:
     target: int | None = None
     sort_by: dict[str, str] = field(default_factory=dict)
     away_after: int | None = None  # None: automatic (on for long timers); 0: off
+    paused_left: float | None = None  # a stopped clock: the seconds the turn has left
 
     @property
     def away_limit(self) -> int:
@@ -128,7 +129,7 @@ def describe(table: LiveTable | None) -> dict[str, Any] | None:
     """Everything about a table that storage must bring back, as comparable plain data:
     seats (who is human, who is AI and why), host, rules, language, the whole position (table,
     racks, pool, current player, turn), the draft, the match roster and results, the deadline
-    (to the millisecond) and whether an AI move is due."""
+    (to the millisecond) or the time left on a stopped clock, and whether an AI move is due."""
     if table is None:
         return None
     game = table.game
@@ -167,6 +168,7 @@ def describe(table: LiveTable | None) -> dict[str, Any] | None:
             )
         ),
         "deadline": None if table.deadline is None else round(table.deadline, 3),
+        "paused_left": None if table.paused_left is None else round(table.paused_left, 3),
         "ai_due": table.ai_due,
     }
 

@@ -105,6 +105,7 @@ class Store:
             channel, host, rules, lang=setup.get("lang", "en"), seats=seats, phase="playing"
         )
         table.away_after = setup.get("away_after")
+        table.paused_left = setup.get("paused_left")
         game = Game.from_text(record.snapshot)
         game.log = list(record.actions or [])
         table.game = game

@@ -352,7 +352,7 @@ class Turns:
                 table.selection.remove(code)
             else:
                 table.selection.append(code)
-        return await self._views.panel(table, seat)
+        return await self._views.panel(table, seat, selection=True)
 
     async def target(self, table: LiveTable, seat: int, args: str) -> Reply:
         """Where the panel's Place puts the selected tiles: a meld, or a new one."""
@@ -365,7 +365,7 @@ class Turns:
             table.target = draft._slot_index(number) + 1  # no such meld: says which exist
         else:
             raise CommandErrorAsRule(usage("target"))
-        return await self._views.panel(table, seat)
+        return await self._views.panel(table, seat, selection=True)
 
     async def hint(self, table: LiveTable, seat: int, player: PlayerRef) -> Reply:
         """The best play from where the draft is, as commands to type (where hints are on)."""

@@ -79,8 +79,10 @@ class Views:
         mentions = (current.player,) if current is not None and current.player else ()
         return public(table, text, images=images, slot="table", buttons=buttons, mentions=mentions)
 
-    async def panel(self, table: LiveTable, seat: int) -> Reply:
-        """The seat's turn panel: the draft, a tile picker, a target picker and buttons."""
+    async def panel(self, table: LiveTable, seat: int, *, selection: bool = False) -> Reply:
+        """The seat's turn panel: the draft, a tile picker, a target picker and buttons; with
+        ``selection`` (the answer to pick and target) it always says what is selected and
+        where it goes, also when nothing is."""
         game = table.game
         info = table.seats[seat]
         assert game is not None and info.player is not None
@@ -88,9 +90,11 @@ class Views:
         lang = await self._languages.read_for(table.lang, info.player)
         sort_by = table.sort_by.get(info.player.key, "color")
         text = self.presenter.draft_text(draft, lang=lang, sort_by=sort_by)
+        target = str(table.target) if table.target else "new"
         if table.selection:
-            target = str(table.target) if table.target else "new"
             text += "\n" + t(lang, "selected", tiles=" ".join(table.selection), target=target)
+        elif selection:
+            text += "\n" + t(lang, "selected_none", target=target)
         rack = sort_tiles(draft.rack, sort_by)
         options = tuple(
             SelectOption(str(tile), tile.code, tile.code in table.selection) for tile in rack

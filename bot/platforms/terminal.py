@@ -7,6 +7,8 @@ and prints the replies (the player's private ones included, since the terminal i
 from __future__ import annotations
 
 import asyncio
+import difflib
+import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -14,11 +16,19 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.api import ChannelRef, PlayerRef, Reply, confirm_delivery
-from bot.commands import CommandError, parse_command
-from bot.i18n import duration, t
+from bot.commands import KNOWN_VERBS, CommandError, parse_command, shorten
+from bot.i18n import duration, say, t
 from bot.manager import GameManager
+from engine.messages import Msg
 
 PROMPT = "> "
+TERMINAL_WORDS = ("quit", "exit")  # the terminal's own, handled before the manager sees a line
+SAVED_IMAGE = re.compile(r"([0-9]{4,})-")  # 0012-table.png: the 12th image saved
+
+
+def terminal_channel(name: str = "local") -> ChannelRef:
+    """The channel of the terminal game (``terminal:local``)."""
+    return ChannelRef("terminal", name)
 
 
 class TerminalAdapter:
@@ -32,24 +42,37 @@ class TerminalAdapter:
         channel: str = "local",
         out: TextIO | None = None,
         save_png: Path | None = None,
+        started_new: bool = False,
     ) -> None:
         self.manager = manager
         self.player = PlayerRef("terminal", "you", name)
-        self.channel = ChannelRef("terminal", channel)
+        self.channel = terminal_channel(channel)
         self.out = out or sys.stdout
         self.save_png = save_png
-        self._images = 0
+        self.started_new = started_new  # then "the same command" would deal a new match
+        self._images = _last_saved(save_png) if save_png is not None else 0
         self._said_privately: str | None = None
         self._lobby_text: str | None = None  # the lobby's seat list as last shown
+        self._at_prompt = False  # the prompt is on screen, waiting for a line
         self.board_link: Callable[[], str] | None = None  # ``play --board``: a fresh link
-        manager.set_outbox(self._outbox, platform="terminal")
+        manager.set_outbox(_Screen(self), platform="terminal")
 
-    async def _outbox(self, reply: Reply) -> None:
-        self.out.write("\r")  # over the waiting prompt
-        self.show([reply])
+    async def arrived(self, replies: Sequence[Reply]) -> None:
+        """Replies that come on their own (a timer, an AI move): on a fresh line below the
+        waiting prompt, which is drawn again after them."""
+        waiting = self._at_prompt
+        if waiting:
+            self.out.write("\n")
+            self._at_prompt = False
+        self.show(replies)
+        if waiting:
+            self.prompt()
+        await confirm_delivery(self.manager, replies)  # on screen: not to be sent again
+
+    def prompt(self) -> None:
         self.out.write(PROMPT)
         self.out.flush()
-        await confirm_delivery(self.manager, [reply])  # on screen: not to be sent again
+        self._at_prompt = True
 
     def show(self, replies: Sequence[Reply]) -> None:
         for reply in replies:
@@ -69,15 +92,29 @@ class TerminalAdapter:
             self.out.write(text + "\n")
             if self.save_png is not None:
                 for image in reply.images:
-                    self._images += 1
-                    path = self.save_png / f"{self._images:04d}-{image.filename}"
-                    path.write_bytes(image.png)
-                    self.out.write(f"[image saved: {path}]\n")
+                    self._save_image(image.filename, image.png)
             for file in reply.files:
                 path = self._free_path(file.filename)
-                path.write_bytes(file.data)
-                self.out.write(f"[file saved: {path}]\n")
+                try:
+                    path.write_bytes(file.data)
+                except OSError as err:
+                    self.out.write(f"[file not saved: {path}: {err.strerror or err}]\n")
+                else:
+                    self.out.write(f"[file saved: {path}]\n")
         self.out.flush()
+
+    def _save_image(self, filename: str, png: bytes) -> None:
+        """Write one image into the ``--save-png`` folder, numbered on from the last one."""
+        assert self.save_png is not None
+        self._images += 1
+        path = self.save_png / f"{self._images:04d}-{filename}"
+        try:
+            with path.open("xb") as handle:  # never over an earlier image
+                handle.write(png)
+        except OSError as err:
+            self.out.write(f"[image not saved: {path}: {err.strerror or err}]\n")
+        else:
+            self.out.write(f"[image saved: {path}]\n")
 
     def _free_path(self, filename: str) -> Path:
         """Where an attached file goes: the ``--save-png`` folder, else the working folder;
@@ -109,12 +146,14 @@ class TerminalAdapter:
             await self.send("cancel")  # a lobby left by a crash: open it again as asked
         if self.playing:
             self.out.write(await self._say("terminal_continue"))
+            await self.manager.start_clock(self.channel)  # the time left it was closed with
             await self.send("table")
             table = self.manager.tables[self.channel.key]
             seat = table.seat_of(self.player)
             on_turn = table.game is not None and seat == table.game.current
             await self.send("panel" if on_turn else "rack")
         else:
+            await self.manager.start_clock(self.channel)  # nothing held any more
             await self.send("start " + " ".join(settings))
             for level in ai:
                 await self.send(f"addbot {level}")
@@ -149,22 +188,22 @@ class TerminalAdapter:
         """
         stop = stop or asyncio.Event()
         while self.playing and not stop.is_set():
-            self.out.write(PROMPT)
-            self.out.flush()
+            self.prompt()
             reading = asyncio.ensure_future(stdin.readline())
             stopping = asyncio.ensure_future(stop.wait())
             await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            self._at_prompt = False
             stopping.cancel()
             if not reading.done():
                 reading.cancel()
                 break
             line = reading.result()
             if not line:
-                self.out.write("\n" + await self._say("terminal_bye"))
+                self.out.write("\n" + await self._bye())
                 return 0
             text = line.decode(errors="replace").strip()
-            if text in ("quit", "exit"):
-                self.out.write(await self._say("terminal_bye"))
+            if text.lower() in TERMINAL_WORDS:
+                self.out.write(await self._bye())
                 return 0
             if text == "board" and self.board_link is not None:
                 self.show_board_link()
@@ -172,20 +211,17 @@ class TerminalAdapter:
             if not text:
                 continue
             verb = _verb(text)
-            if verb == "cancel" and self._in_match():
-                self.out.write(await self._say("terminal_cancel_confirm") + PROMPT)
-                self.out.flush()
-                answer = await stdin.readline()
-                if not answer:
-                    self.out.write("\n" + await self._say("terminal_bye"))
-                    return 0
-                if answer.decode(errors="replace").strip().lower() not in YES:
-                    self.out.write(await self._say("terminal_cancel_kept"))
-                    continue
+            # cancel and leave ask before they end the match (the manager asks, as on every
+            # platform; its question says what to type: cancel yes)
+            if verb is None and await self._meant_terminal_word(text):
+                continue
+            if verb == "hint" and self._hints_off():
+                self.out.write(await self._say("terminal_hint_off"))
+                continue
             await self.send(text)
             await self._advise(verb, text)
         if stop.is_set():
-            self.out.write("\n" + await self._say("terminal_bye"))
+            self.out.write("\n" + await self._bye())
             return 0
         self.out.write(await self._say("terminal_over"))
         return 0
@@ -194,16 +230,34 @@ class TerminalAdapter:
         table = self.manager.tables.get(self.channel.key)
         return table is not None and table.phase == "playing"
 
+    def _hints_off(self) -> bool:
+        table = self.manager.tables.get(self.channel.key)
+        return table is not None and not table.rules.hints
+
+    async def _bye(self) -> str:
+        """Goodbye, and how to continue: the same command, or without ``--new`` (which would
+        deal a new match)."""
+        return await self._say("terminal_bye_new" if self.started_new else "terminal_bye")
+
+    async def _meant_terminal_word(self, text: str) -> bool:
+        """Answer a line that looks like a misspelt ``quit`` or ``exit`` (words the manager
+        never sees, so it cannot suggest them); True when it did."""
+        word = text.split()[0]
+        close = difflib.get_close_matches(word.lower(), [*KNOWN_VERBS, *TERMINAL_WORDS], n=1)
+        if not close or close[0] not in TERMINAL_WORDS:
+            return False
+        hint = Msg("Did you mean {verb!r}?", verb=close[0])
+        said = Msg("I don't know the command {word!r}. {hint}", word=shorten(word), hint=hint)
+        self.out.write(say(await self.manager.language(self.channel), said) + "\n")
+        return True
+
     async def _advise(self, verb: str | None, text: str) -> None:
         """What only the terminal can add: its own commands after help, and how to choose
         settings here (they are fixed when the match starts)."""
-        table = self.manager.tables.get(self.channel.key)
-        playing = table is not None and table.phase == "playing"
-        asked_hint = verb == "hint" and table is not None and not table.rules.hints
-        asked_setting = verb == "settings" and len(text.split()) > 1
         if verb == "help" and len(text.split()) == 1:
-            self.out.write(await self._say("terminal_help"))
-        elif playing and (asked_hint or asked_setting):
+            help_key = "terminal_help_new" if self.started_new else "terminal_help"
+            self.out.write(await self._say(help_key))
+        elif verb == "settings" and len(text.split()) > 1 and self._in_match():
             self.out.write(await self._say("terminal_restart_tip"))
 
     async def _say(self, message: str) -> str:
@@ -211,7 +265,29 @@ class TerminalAdapter:
         return t(await self.manager.language(self.channel), message) + "\n"
 
 
-YES = ("yes", "y", "tak", "t")
+class _Screen:
+    """The terminal's outbox (``bot.api.BatchOutbox``): what a timer or an AI turn says,
+    together, below the waiting prompt."""
+
+    def __init__(self, terminal: TerminalAdapter) -> None:
+        self.terminal = terminal
+
+    async def __call__(self, reply: Reply) -> None:
+        await self.terminal.arrived([reply])
+
+    async def many(self, replies: Sequence[Reply]) -> None:
+        await self.terminal.arrived(replies)
+
+
+def _last_saved(folder: Path) -> int:
+    """The number of the newest image saved into ``folder`` before (0 when none), so the
+    next one is numbered after it."""
+    try:
+        names = [p.name for p in folder.iterdir()]
+    except OSError:
+        return 0
+    numbers = [int(m.group(1)) for m in map(SAVED_IMAGE.match, names) if m is not None]
+    return max(numbers, default=0)
 
 
 def _verb(text: str) -> str | None:

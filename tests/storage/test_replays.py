@@ -131,15 +131,34 @@ async def test_a_game_played_through_the_manager_exports_and_replays(tmp_path: P
         await h.close()
 
 
-async def test_a_cancelled_game_exports_without_a_result(db: Database) -> None:
+async def cancel(db: Database, game: Game, channel: str = "c1") -> int:
+    """Store ``game`` as the manager does when it is cancelled mid-way."""
+    game_id = await store(db, game, channel, finish=False)
+    stored = await db.games.load(game_id)
+    await db.games.finish(
+        game_id, expected_version=stored.version, snapshot=game.to_text(), status="cancelled"
+    )
+    return game_id
+
+
+async def test_a_cancelled_game_is_not_finished_so_it_has_no_record(db: Database) -> None:
+    """Defect 8 of issue 21: a cancelled game is not exported, not even by its id, and the
+    numbers (nth, as replay N) count finished games only."""
     partial = Game.new(2, 9)
     partial.draw()
     partial.draw()
-    game_id = await store(db, partial, finish=False)
-    stored = await db.games.load(game_id)
-    await db.games.finish(
-        game_id, expected_version=stored.version, snapshot=partial.to_text(), status="cancelled"
-    )
-    record = parse_record(await record_for_channel(db, "discord", "c1"))
-    assert record.result is None and record.tag("Status") == "cancelled"
-    assert replay_game(record).to_text() == partial.to_text()
+    cancelled = await cancel(db, partial)
+    with pytest.raises(RecordUnavailableError, match="no finished game yet"):
+        await record_for_channel(db, "discord", "c1")
+    with pytest.raises(RecordUnavailableError, match=f"Game {cancelled} was cancelled"):
+        await record_for_channel(db, "discord", "c1", cancelled)
+    finished = simulate(25, 2)
+    await store(db, finished)
+    later = Game.new(2, 10)
+    later.draw()
+    await cancel(db, later)  # the newest game is cancelled: the finished one is still 1
+    only = parse_record(await record_for_channel(db, "discord", "c1", nth=1))
+    assert replay_game(only).to_text() == finished.to_text()
+    assert only.tag("Status") is None
+    with pytest.raises(RecordUnavailableError, match="has 1 finished game, not 2"):
+        await record_for_channel(db, "discord", "c1", nth=2)

@@ -797,6 +797,12 @@ PlayerName = app_commands.Range[str, 1, 100]
 LEVELS = AI_LEVELS
 SETTINGS = ("threshold", "timer", "games", "hints", "edition", "timeout_penalty", "rack_size")
 MELD_HELP = "meld number on the table (see /rummikub table)"
+CONFIRM_HELP = "True answers yes when this would end the game (the bot asks first)"
+
+
+def answered(command: str, confirm: bool | None) -> str:
+    """A destructive command with the ``confirm`` option as its typed answer (``cancel yes``)."""
+    return command if confirm is None else f"{command} {'yes' if confirm else 'no'}"
 
 
 @app_commands.guild_only()
@@ -1026,8 +1032,11 @@ class RummikubCog(
         await self.run(interaction, "join")
 
     @app_commands.command(name="leave", description="Leave the lobby (or give up your seat)")
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        await self.run(interaction, "leave")
+    @app_commands.describe(confirm=CONFIRM_HELP)
+    async def leave(
+        self, interaction: discord.Interaction[Any], confirm: bool | None = None
+    ) -> None:
+        await self.run(interaction, answered("leave", confirm))
 
     @app_commands.command(name="addbot", description="Seat an AI player in the lobby")
     @app_commands.describe(level="how strong the AI plays")
@@ -1055,9 +1064,11 @@ class RummikubCog(
         await self.run(interaction, " ".join(words))
 
     @manage.command(name="kick", description="Remove a seat from the lobby")
-    @app_commands.describe(seat="the seat number or the player's name")
-    async def kick(self, interaction: discord.Interaction[Any], seat: str) -> None:
-        await self.run(interaction, f"kick {seat}")
+    @app_commands.describe(seat="the seat number or the player's name", confirm=CONFIRM_HELP)
+    async def kick(
+        self, interaction: discord.Interaction[Any], seat: str, confirm: bool | None = None
+    ) -> None:
+        await self.run(interaction, answered(f"kick {seat}", confirm))
 
     @manage.command(
         name="language", description="The bot's language in this channel, or just for you"
@@ -1084,8 +1095,11 @@ class RummikubCog(
         await self.run(interaction, f"language {mine}{language}")
 
     @manage.command(name="cancel", description="Cancel this channel's game")
-    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        await self.run(interaction, "cancel")
+    @app_commands.describe(confirm=CONFIRM_HELP)
+    async def cancel(
+        self, interaction: discord.Interaction[Any], confirm: bool | None = None
+    ) -> None:
+        await self.run(interaction, answered("cancel", confirm))
 
     # turn verbs -------------------------------------------------------------------------------
 

@@ -81,3 +81,55 @@ def test_samples_of_two_languages_share_a_folder(tmp_path: Path) -> None:
         polish = decode((tmp_path / f"{stem}-pl.png").read_bytes())
         assert english.tobytes() != polish.tobytes(), name  # nothing overwritten
         assert (tmp_path / f"{stem}-dark-pl.png").exists()
+
+
+def test_more_copies_of_a_tile_than_the_edition_has_is_said_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run("--table", "K9 K9 K9", "--text") == 2
+    err = capsys.readouterr().err.strip()
+    assert "appears twice" not in err
+    assert err == (
+        "rummikub render: The table and rack name 3 K9 tiles, but the classic box has only 2 "
+        "(the xp box: --edition xp)."
+    )
+    assert run("--table", "K9 K10 K11", "--rack", "K1 J J J", "--text") == 2
+    assert "3 jokers, but the classic box has only 2" in capsys.readouterr().err
+    assert run("--table", "K9 K9 K9", "--edition", "xp", "--text") == 0
+    assert "K9 appears twice" in capsys.readouterr().out  # three exist: the group is wrong
+
+
+def test_names_without_a_snapshot_are_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run("--table", "R4 R5 R6", "--names", "Ann,Ben", "--text") == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "rummikub render: --names names the seats of a saved game, so it needs --snapshot.\n"
+    )
+
+
+def test_an_out_file_that_cannot_be_written_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert run("--table", "R4 R5 R6", "--out", str(blocked / "table.png")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rummikub render: cannot write {blocked / 'table.png'}: ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_options_that_do_not_apply_are_refused_not_ignored(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    snap = tmp_path / "game.txt"
+    snap.write_text(Game.new(2, seed=7).to_text(), encoding="utf-8")
+    for argv, said in (
+        (["--table", "R4 R5 R6", "--positions"], "--positions numbers a rack drawn alone"),
+        (["--snapshot", str(snap), "--edition", "xp"], "a saved game knows its box"),
+        (["--snapshot", str(snap), "--positions"], "give --seat N"),
+    ):
+        assert run(*argv) == 2, argv
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from engine import Game
 from engine.record import GameRecord, parse_record, record_from_game
 from engine.scoring import GameResult
 from storage import Database
 from tests.engine.test_record import simulate
-from tests.storage.test_replays import store
+from tests.storage.test_replays import cancel, store
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -160,3 +161,34 @@ def test_export_lists_and_writes_the_channel_record(tmp_path: Path) -> None:
     )
     assert missing.returncode == 2 and "no database" in missing.stderr
     assert not (tmp_path / "no.db").exists()
+
+
+def test_export_lists_and_writes_only_finished_games_numbered_as_replay(tmp_path: Path) -> None:
+    """Issue 21, defect 8: a cancelled game is not in ``--list``, has no record by its id,
+    and is not "the last finished game"; ``--list`` numbers the rest as ``replay N``."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+
+    async def fill() -> tuple[int, int, int]:
+        db = Database(url)
+        await db.start()
+        try:
+            older = await store(db, simulate(33, 2), channel="c1")
+            newer = await store(db, simulate(34, 2), channel="c1")
+            stopped = Game.new(2, 35)
+            stopped.draw()
+            cancelled = await cancel(db, stopped)
+            return older, newer, cancelled
+        finally:
+            await db.close()
+
+    older, newer, cancelled = asyncio.run(fill())
+    listed = rummikub("export", "--url", url, "--channel", "discord:c1", "--list")
+    assert listed.returncode == 0, listed.stderr
+    header, *rows = listed.stdout.splitlines()
+    assert header.split() == ["replay", "id", "finished", "turns", "seats"]
+    assert [row.split()[:2] for row in rows] == [["1", str(newer)], ["2", str(older)]]
+    last = rummikub("export", "--url", url, "--channel", "discord:c1")
+    assert last.returncode == 0 and parse_record(last.stdout).tag("Game") == str(newer)
+    refused = rummikub("export", "--url", url, "--channel", "discord:c1", "--game", str(cancelled))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert f"Game {cancelled} was cancelled, not played to its end" in refused.stderr

@@ -22,7 +22,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_one_position_in_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--table", "R4 R5 R6 / K9 B9 O9", "--rack", "R7 K9 J")
     assert code == 0
-    assert out.startswith("Places 2 tile(s) worth 37: R7 J")
+    assert out.startswith("Places 2 tiles worth 37: R7 J")
     assert "R4 R5 R6 R7" in out
 
 
@@ -73,7 +73,7 @@ def test_batch_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert results[0]["tiles"] == 2 and sorted(results[0]["placed"]) == ["J", "R7"]
     assert results[1] == {**results[1], "tiles": 0, "placed": [], "value": 0}
     assert results[2]["tiles"] == 3 and ["K5", "B5", "O5", "J=R5"] in results[2]["table"]
-    assert results[3] == {"id": 5, "error": "Line 5: not a JSON object"}
+    assert results[3] == {"id": 5, "error": "Line 5: not a JSON object."}
     for r in results[:3]:
         assert set(r) == {"id", "tiles", "value", "table", "placed", "ms"}
 
@@ -118,3 +118,61 @@ def test_more_copies_than_the_box_holds_is_an_error(
     code, out, _ = run(capsys, "--batch", str(path))
     first, second = (json.loads(line) for line in out.splitlines())
     assert code == 1 and "only 2" in first["error"] and second["tiles"] == 3
+
+
+def test_one_tile_placed_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "R4 R5 R6", "--rack", "R7 K1")
+    assert code == 0 and out.startswith("Places 1 tile worth 7: R7"), out
+    assert "tile(s)" not in out
+
+
+def test_batch_takes_table_and_rack_as_the_command_language_strings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = [
+        {"id": "a", "table": "R4 R5 R6 / K9 B9 O9", "rack": "R7 K9 J"},
+        {"id": "b", "table": ["R4 R5 R6", "K9 B9 O9"], "rack": ["R7", "K9", "J"]},
+        {"id": "c", "table": [["R4", "R5", "R6"], ["K9", "B9", "O9"]], "rack": "R7 K9 J"},
+    ]
+    path = tmp_path / "strings.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    code, out, _ = run(capsys, "--batch", str(path))
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0, results
+    assert [r["tiles"] for r in results] == [2, 2, 2]
+    assert results[0]["table"] == results[1]["table"] == results[2]["table"]
+
+
+def test_a_batch_line_in_the_wrong_shape_says_the_format_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = [
+        {"id": "n", "table": 5, "rack": "R7"},
+        {"id": "m", "table": [["R4", "R5", "R6"], 7], "rack": "R7"},
+        {"id": "r", "rack": {"R7": 1}},
+        {"id": "t", "rack": "R7 R8 R9", "threshold": "lots"},
+        {"id": "o", "rack": "R7 R8 R9", "objective": "fun"},
+    ]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    code, out, _ = run(capsys, "--batch", str(path))
+    errors = [json.loads(line)["error"] for line in out.splitlines()]
+    assert code == 1 and len(errors) == 5
+    assert errors[0] == (
+        'Line 1: "table" is melds in one string ("R4 R5 R6 / K9 B9 O9") or a list of melds, '
+        'each a string ("R4 R5 R6") or a list of tiles (["R4", "R5", "R6"]).'
+    )
+    assert errors[1].startswith('Line 2: "table" is melds in one string')
+    assert errors[2] == (
+        'Line 3: "rack" is tiles in one string ("R7 K9 J") or a list of tiles (["R7", "K9", "J"]).'
+    )
+    assert errors[3] == "Line 4: \"threshold\" is a whole number from 0 to 100, not 'lots'."
+    assert errors[4] == 'Line 5: "objective" is "tiles" or "value", not \'fun\'.'
+    assert all("character" not in e for e in errors)
+
+
+def test_solve_help_shows_the_batch_format(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert '{"id": "a", "table": "R4 R5 R6 / K9 B9 O9", "rack": "R7 K9 J"}' in out

@@ -96,6 +96,43 @@ def wrong_nouns(text: str, count: int, lang: str) -> list[str]:
     return problems
 
 
+ENGLISH_VERBS = ({"is", "was", "has"}, {"are", "were", "have"})  # with one / with others
+POLISH_VERBS = (  # singular (one; and 0, 5-21, ...: "5 kostek leży") / plural (2-4, 22-24, ...)
+    {"leży", "jest", "został", "została", "zostało", "czeka"},
+    {"leżą", "są", "zostały", "czekają"},
+)
+
+
+NUMBERS = {"count", "placed", "max", "most", "played", "games", "won", "matches", "matches_won"}
+NUMBERS |= {"channels", "pool", "penalty", "seconds", "threshold"}
+"""The blanks that hold a count (the others hold names, tiles, sentences, and numbers that
+name something, like the meld in "Meld 3 has no joker")."""
+
+
+def fill_numbers(names: set[str], count: int) -> dict[str, object]:
+    """A count in every number blank, a name in the others: a verb after a name agrees with
+    the name, not with a count."""
+    return {name: Counted(count) if name in NUMBERS else "Ann" for name in names}
+
+
+def wrong_verbs(text: str, count: int, lang: str) -> list[str]:
+    """Each filled-in count whose verb (up to two words after it) does not agree with it:
+    "1 more are in your draft", "kolejne 1 leżą". A count after "of" ("game 1 of 3 is
+    dealt", "gra 1 z 3") is not the subject."""
+    singular, plural_verbs = POLISH_VERBS if lang == "pl" else ENGLISH_VERBS
+    if lang == "pl":
+        expected = plural_verbs if polish_category(count) == 1 else singular
+    else:
+        expected = singular if count == 1 else plural_verbs
+    problems = []
+    subject = rf"(?<!\bof )(?<!\bz ){MARK}{count}((?: \w+){{1,3}})"
+    for match in re.finditer(subject, text):
+        verb = next((w for w in match.group(1).lower().split() if w in singular | plural_verbs), "")
+        if verb and verb not in expected:
+            problems.append(match.group(0))
+    return problems
+
+
 def bot_sentences(lang: str) -> list[str]:
     return sorted(MESSAGES[lang])
 
@@ -109,6 +146,8 @@ def test_every_bot_sentence_agrees_with_its_counts(lang: str, key: str) -> None:
         text = t(lang, key, **values)
         assert FORMS not in text
         assert not wrong_nouns(text, count, lang), (key, count, text)
+        numbers = t(lang, key, **fill_numbers(blanks(template), count))
+        assert not wrong_verbs(numbers, count, lang), (key, count, numbers)
 
 
 @pytest.mark.parametrize("lang", ["pl", "en"])
@@ -120,10 +159,14 @@ def test_every_rules_and_image_entry_agrees_with_its_counts(lang: str, key: str)
             one, other = key.split(FORMS)
             params = fill(blanks(key) - {"count"}, count)
             text = Plural(Counted(count), one, other, **params).render(translate)
+            named = fill_numbers(blanks(key) - {"count"}, count)
+            numbers = Plural(Counted(count), one, other, **named).render(translate)
         else:
             template = translate(key)
             text = template.format(**fill(blanks(template), count))
+            numbers = template.format(**fill_numbers(blanks(template), count))
         assert not wrong_nouns(text, count, lang), (key, count, text)
+        assert not wrong_verbs(numbers, count, lang), (key, count, numbers)
 
 
 def test_plural_messages_have_the_forms_of_their_language() -> None:
@@ -160,3 +203,17 @@ def test_the_polish_forms_follow_the_grammar() -> None:
     assert t("en", "timeout_penalty", name="Ann", count=1).endswith("Ann draws 1 tile.")
     assert t("pl", "table_full", max=4) == "Stół jest pełny (4 miejsca)."
     assert t("pl", "table_full", max=6) == "Stół jest pełny (6 miejsc)."
+
+
+def test_the_rack_counts_what_is_in_the_draft_with_the_right_verb() -> None:
+    """Issue 21, 19: "1 more are in your draft"."""
+    assert "1 more is in your draft" in t("en", "rack_draft", count=13, placed=1, tiles="")
+    assert "2 more are in your draft" in t("en", "rack_draft", count=12, placed=2, tiles="")
+    shown = [t("pl", "rack_draft", count=9, placed=n, tiles="").split("; ")[1] for n in (1, 3, 5)]
+    assert shown == [
+        "jeszcze 1 leży na stole w twoim szkicu): ",
+        "kolejne 3 leżą na stole w twoim szkicu): ",
+        "kolejnych 5 leży na stole w twoim szkicu): ",
+    ]
+    assert wrong_verbs("Your rack (#13; #1 more are in your draft)", 1, "en")
+    assert wrong_verbs("Twój stojak (#13; kolejne #1 leżą na stole)", 1, "pl")

@@ -157,7 +157,8 @@ async def test_a_game_that_ends_moves_the_counter_and_leaves_no_board(dealt: Har
     h = dealt
     changes = h.manager.watch(CHANNEL)
     before = await next_change(changes)
-    await h.say(ANN, "cancel", admin=True)
+    await h.say(ANN, "cancel", admin=True)  # it asks first
+    await h.say(ANN, "cancel yes", admin=True)
     assert await next_change(changes) > before
     state = await h.manager.board(ANN, CHANNEL)
     assert (state.phase, state.rack, state.melds) == ("none", None, ())

@@ -33,7 +33,8 @@ async def test_lobby_rules(h: Harness) -> None:
     assert "already a game" in texts(await h.say(BOB, "start"))
     assert "Bob joined" in texts(await h.say(BOB, "join"))
     assert "already seated" in texts(await h.say(BOB, "join"))
-    assert "strength is one of" in texts(await h.say(ANN, "addbot genius"))
+    said = texts(await h.say(ANN, "addbot genius"))
+    assert "does not take 'genius'" in said and "addbot [easy|medium|hard]" in said
     assert "Added an AI seat (hard)" in texts(await h.say(ANN, "addbot hard"))
     assert "Only the host" in texts(await h.say(BOB, "kick 3"))
     assert "Only the host" in texts(await h.say(BOB, "settings threshold 25"))
@@ -55,7 +56,8 @@ async def test_deal_needs_two_seats_and_admin_may_cancel(h: Harness) -> None:
     await h.say(BOB, "join")
     await h.say(ANN, "deal")
     assert "Only the host" in texts(await h.say(BOB, "cancel"))
-    assert "cancelled by Eve" in texts(await h.say(EVE, "cancel", admin=True))
+    assert "type cancel yes" in texts(await h.say(EVE, "cancel", admin=True))
+    assert "cancelled by Eve" in texts(await h.say(EVE, "cancel yes", admin=True))
     assert CHANNEL.key not in h.manager.tables
     assert "no game" in texts(await h.say(ANN, "draw"))
     history = await h.manager.games.history(CHANNEL.platform, CHANNEL.chat_id)

@@ -81,7 +81,9 @@ async def test_a_player_coming_back_is_announced_again_after_a_restart(tmp_path:
 async def test_a_cancelled_game_is_announced_again_after_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     h = await two_players(path)
-    cancelled = await h.say(ANN, "cancel")
+    asked = await h.say(ANN, "cancel")  # a question, kept in memory only: nothing to store
+    assert not any(r.delivers for r in asked) and await h.db.outbox.pending() == []
+    cancelled = await h.say(ANN, "cancel yes")
     [closed] = [r for r in cancelled if r.slot == "table"]
     assert closed.text == "The game was cancelled by Ann." and closed.delivers
     fresh = await restarted(h, path)
@@ -99,15 +101,17 @@ async def test_a_cancelled_game_is_announced_again_after_a_restart(tmp_path: Pat
         await fresh.close()
 
 
-async def test_the_last_person_leaving_cancels_the_game_and_both_lines_are_sent_again(
+async def test_the_last_person_leaving_ends_the_game_and_its_line_is_sent_again(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "bot.db"
     h = await two_players(path)
     await h.say(BOB, "leave")
     await confirm_all(h)
-    gone = await h.say(ANN, "leave")
-    assert [r.text for r in gone] == ["Ann left the lobby.", "The game was cancelled by Ann."]
+    await h.say(ANN, "leave")  # asks first
+    gone = await h.say(ANN, "leave yes")
+    ended = "Ann left, the last person at the table: the game is over, with no result."
+    assert [(r.text, r.slot) for r in gone] == [(ended, "table")]
     assert all(r.delivers for r in gone)
     fresh = await restarted(h, path)
     try:

@@ -134,6 +134,7 @@ async def test_a_rematch_needs_a_finished_match_and_one_of_its_players(h: Harnes
     await h.say(BOB, "join")
     await h.say(ANN, "deal")
     await h.say(ANN, "cancel")
+    await h.say(ANN, "cancel yes")
     assert "no finished match" in texts(await h.say(BOB, "rematch"))
 
 

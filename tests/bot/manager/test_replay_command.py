@@ -68,6 +68,8 @@ async def test_replay_names_a_game_of_the_history(h: Harness) -> None:
     said = texts(await h.say(ANN, "replay 3"))
     assert said == "Finished games in this channel's history: 2; replay 1 is the newest."
     said = texts(await h.say(ANN, "replay x"))
+    assert said.startswith("'replay' does not take 'x'; nothing was changed. Write it like:")
+    said = texts(await h.say(ANN, "replay 0"))
     assert said == "Write replay, or replay N for the Nth newest game of the history."
 
 
@@ -102,3 +104,51 @@ async def test_the_terminal_saves_the_record_file_and_prints_its_path(
     await terminal.send("replay")
     assert sorted(p.name for p in here.iterdir()) == ["game-2.rkr", "game.rkr"]
     assert (here / "game-2.rkr").read_bytes() == saved.read_bytes()
+
+
+async def cancelled_game(h: Harness) -> None:
+    """Ann and an AI seat play a few turns, then Ann cancels the game (and confirms)."""
+    await h.say(ANN, "start games=1 rack_size=7 threshold=0")
+    await h.say(ANN, "addbot hard")
+    await h.say(ANN, "deal")
+    for _ in range(3):
+        await h.say(ANN, "draw")
+    await h.say(ANN, "cancel")
+    assert "cancelled by Ann" in texts(await h.say(ANN, "cancel yes"))
+
+
+async def test_a_cancelled_game_is_neither_replayed_nor_counted_as_finished(h: Harness) -> None:
+    """Issue 21, defect 8: replay, its count and history agree with leaderboard and stats."""
+    await cancelled_game(h)
+    assert texts(await h.say(BOB, "replay")) == "This channel has no finished game to replay yet."
+    assert texts(await h.say(BOB, "leaderboard")) == "No finished games in this channel yet."
+    history = texts(await h.say(BOB, "history"))
+    assert history.startswith("Recent games (none played to its end, so none to replay): ")
+    assert history.endswith(" cancelled (no replay)")
+    await short_match(h)
+    (finished,) = await h.manager.games.history(
+        CHANNEL.platform, CHANNEL.chat_id, limit=1, finished_only=True
+    )
+    await cancelled_game(h)  # the newest game is cancelled again
+    (reply,) = await h.say(BOB, "replay")
+    (record,) = reply.files
+    parsed = parse_record(record.data.decode("utf-8"))
+    assert parsed.tag("Game") == str(finished.id) and parsed.tag("Status") is None
+    said = texts(await h.say(BOB, "replay 2"))
+    assert said == "Finished games in this channel's history: 1; replay 1 is the newest."
+
+
+async def test_history_numbers_each_finished_game_as_replay_does(h: Harness) -> None:
+    await short_match(h)
+    await cancelled_game(h)
+    await short_match(h)
+    await cancelled_game(h)
+    rows = texts(await h.say(BOB, "history")).split(": ", 1)[1].split("; ")
+    assert len(rows) == 4  # newest first: cancelled, finished, cancelled, finished
+    assert all(row.endswith("cancelled (no replay)") for row in rows[0::2])
+    finished = await h.manager.games.history(CHANNEL.platform, CHANNEL.chat_id, finished_only=True)
+    for number, game in enumerate(finished, start=1):
+        (reply,) = await h.say(BOB, f"replay {number}")
+        assert parse_record(reply.files[0].data.decode("utf-8")).tag("Game") == str(game.id)
+        assert game.finished_at is not None
+        assert rows[2 * number - 1].startswith(f"{number}. {game.finished_at:%Y-%m-%d %H:%M} ")

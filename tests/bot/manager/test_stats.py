@@ -80,9 +80,20 @@ async def test_stats_add_up_every_channel_of_the_server(h: Harness) -> None:
     assert texts(await h.say(EVE, "stats u-bob")).startswith("Bob — channels: 2;")
     assert texts(await h.say(EVE, "stats @Bob")).startswith("Bob — channels: 2;")
     said = texts(await h.say(EVE, "stats"))
-    assert said == "Eve has no finished game in this server or group yet."
+    assert said == "Eve has no finished game in any channel of this server yet."
     said = texts(await h.say(EVE, "stats Zed"))
     assert said.startswith("Nobody called 'Zed' has played here")
+
+
+async def test_stats_with_nothing_found_names_what_was_searched(h: Harness) -> None:
+    """Issue 21, 19: where no server lists its channels (the terminal, a Telegram group) the
+    records span this channel alone, and the answer says so, not "this server or group"."""
+    await one_game_match(h, CHANNEL, ANN)
+    said = texts(await h.say(EVE, "stats"))
+    assert said == "Eve has no finished game in this channel yet."
+    await h.say(ANN, "language pl")
+    said = texts(await h.say(EVE, "stats"))
+    assert said == "Eve: brak zakończonych gier na tym kanale."
 
 
 async def test_stats_answer_in_polish_and_during_a_game(h: Harness) -> None:

@@ -114,6 +114,21 @@ class World:
             assert "Something went wrong" not in reply.text, text[:80]
         return replies
 
+    async def answer(self, player: PlayerRef, channel: ChannelRef, replies: list[Reply]) -> None:
+        """A question (leave, kick or cancel would end the game) is mostly answered yes, now
+        or after the clock moved on; sometimes no."""
+        asked = [b.command for r in replies for row in r.buttons for b in row]
+        yes = [c for c in asked if c.endswith(" yes")]
+        if not yes:
+            return
+        roll = self.rng.random()
+        if roll < 0.15:
+            await self.clock.advance(self.rng.choice([30, 150]))
+        if roll < 0.85:
+            await self.say(player, channel, yes[0])
+        else:
+            await self.say(player, channel, yes[0].replace(" yes", " no"))
+
     def current_human(self, channel: ChannelRef) -> PlayerRef | None:
         table = self.table(channel)
         if table is None or table.game is None or table.game.finished:
@@ -149,7 +164,8 @@ class World:
             return "lobby " + verb
         away = [s.owner for s in table.seats if s.why == "away" and s.owner is not None]
         if away and 0.55 <= roll < 0.65:  # an absent player sends a command and comes back
-            person = next(p for p in PLAYERS if p.same_person(rng.choice(away)))
+            owner = rng.choice(away)  # chosen once (not again for every player compared)
+            person = next(p for p in PLAYERS if p.same_person(owner))
             await self.say(person, channel, rng.choice(["status", "draw", "rack", "leave"]))
             return "back"
         mover = self.current_human(channel)
@@ -186,10 +202,11 @@ class World:
             return "play"
         if roll < 0.50:
             seat = table.seat_of(mover)
-            await self.say(mover, channel, rng.choice(["leave", "kick 2", "kick 3"]))
+            replies = await self.say(mover, channel, rng.choice(["leave", "kick 2", "kick 3"]))
+            await self.answer(mover, channel, replies)
             return f"leave {seat}"
         if roll < 0.55:
-            await self.say(table.host, channel, "cancel")
+            await self.answer(table.host, channel, await self.say(table.host, channel, "cancel"))
             return "cancel"
         player = mover if rng.random() < 0.7 else rng.choice(PLAYERS)
         await self.say(player, channel, rng.choice(NOISE))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import queue
+import re
 import subprocess
 import sys
 import threading
@@ -16,6 +16,78 @@ from renderers import draft_text, rack_text
 from renderers.views import draft_view_from_draft, rack_view_from_game
 
 ROOT = Path(__file__).resolve().parents[3]
+
+
+class Session:
+    """A running ``rummikub`` process: type lines into it, wait for what it prints (the raw
+    characters, prompts without a newline included)."""
+
+    def __init__(self, args: list[str], cwd: Path, *, env: dict[str, str] | None = None) -> None:
+        full = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+        full.update(PYTHONPATH=str(ROOT), **(env or {}))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=full,
+        )
+        self._chunks: list[bytes] = []
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._pump, daemon=True)
+        self._reader.start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while chunk := os.read(fd, 4096):
+            with self._lock:
+                self._chunks.append(chunk)
+
+    @property
+    def out(self) -> str:
+        with self._lock:
+            return b"".join(self._chunks).decode(errors="replace")
+
+    def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, pattern: str, *, after: int = 0, seconds: float = 60) -> int:
+        """Wait until ``pattern`` (a regular expression) is printed after character
+        ``after``; returns where it ends. A safety net for a broken build, not a measure."""
+        give_up = time.monotonic() + seconds
+        wanted = re.compile(pattern)
+        while True:
+            ended = self.proc.poll() is not None
+            if ended:
+                self._reader.join(timeout=10)  # everything it printed is read
+            found = wanted.search(self.out, after)
+            if found is not None:
+                return found.end()
+            assert not ended, f"the process ended before {pattern!r}: {self.out[-2000:]}"
+            assert time.monotonic() < give_up, f"never saw {pattern!r}: {self.out[-2000:]}"
+            time.sleep(0.05)
+
+    def finish(self, *lines: str) -> str:
+        """Type ``lines``, close stdin and wait for the process to end; returns all it printed."""
+        for line in lines:
+            self.type(line)
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=120) == 0, self.errors()
+        self._reader.join(timeout=10)  # the reader thread takes the last chunk
+        return self.out
+
+    def errors(self) -> str:
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read().decode(errors="replace")
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=60)
 
 
 def rummikub(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -230,14 +302,28 @@ def test_the_lobby_in_polish_names_the_settings(tmp_path: Path) -> None:
 
 
 def test_cancel_asks_first_and_quit_is_in_help(tmp_path: Path) -> None:
-    moves = "help\ncancel\nno\nrack\nstop\nyes\n"
+    """The manager's question, as on every platform: the terminal shows its typed answer."""
+    moves = "help\ncancel\ncancel no\nrack\nstop\ncancel yes\n"
     out = rummikub(["play", *SEED3, *db_args(tmp_path)], moves, tmp_path).stdout
     assert "quit (or exit, or Ctrl-D) leaves" in out
-    assert out.count("Cancel the match for everyone at the table, with no result?") == 2
-    assert "The match goes on." in out
-    kept, cancelled = out.split("The match goes on.", 1)
+    assert out.count("Cancelling ends this game for everyone at the table") == 2
+    assert out.count("type cancel yes, within 2m 00s") == 2
+    kept, cancelled = out.split("Nothing was changed; the game goes on.", 1)
     assert "cancelled" not in kept and "> Your rack (14)" in cancelled
     assert "The game was cancelled by Player." in cancelled
+    assert cancelled.rstrip().endswith("Thanks for playing!")
+
+
+def test_leave_mid_game_in_the_terminal_asks_before_it_ends_the_match(tmp_path: Path) -> None:
+    """The terminal's one person against AI seats: leave says what it would do and waits for
+    leave yes; then it says what happened (no lobby is left, no "cancelled by")."""
+    moves = "leave\nrack\nleave yes\n"
+    out = rummikub(["play", *SEED3, *db_args(tmp_path)], moves, tmp_path).stdout
+    asked, ended = out.split("type leave yes, within 2m 00s.", 1)
+    assert "You are the last person at this table, so leaving ends the game" in asked
+    assert "> Your rack (14)" in ended  # the game went on until the answer
+    assert "Player left, the last person at the table: the game is over, with no result." in ended
+    assert "lobby" not in out and "cancelled by" not in out
 
 
 def _take(game: Game, code: str) -> Tile:
@@ -286,43 +372,14 @@ def test_a_joker_taken_from_the_table_is_not_called_just_drawn() -> None:
 
 def test_a_timeout_penalty_in_the_terminal_names_all_three_tiles(tmp_path: Path) -> None:
     """A real 10-second turn runs out on an unfinished change while the player waits."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-    env["PYTHONPATH"] = str(ROOT)
-    args = ["play", *SEED3, *db_args(tmp_path), "--timer", "10"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
-    seen: list[str] = []
-
-    give_up = time.monotonic() + 120  # a safety net for a broken build, not a measurement
-
-    def wait_for(text: str) -> None:
-        while not any(text in line for line in seen):
-            assert time.monotonic() < give_up, f"never saw {text!r}: {''.join(seen)[-2000:]}"
-            seen.append(lines.get(timeout=120))
-
-    try:
-        wait_for("Player, it's your turn")
-        proc.stdin.write("play K3 K4 K5\n")
-        proc.stdin.flush()
-        wait_for("Time ran out for Player in the middle of a change")
-        wait_for("Your rack (17)")
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
-        proc.wait(timeout=60)
-    finally:
-        proc.kill()
-    rack = next(line for line in seen if "Your rack (17)" in line)
-    assert "draws 3" in "".join(seen)
+    session = Session(["play", *SEED3, *db_args(tmp_path), "--timer", "10"], tmp_path)
+    session.wait_for("Player, it's your turn")
+    session.type("play K3 K4 K5")
+    session.wait_for("Time ran out for Player in the middle of a change")
+    end = session.wait_for(r"Your rack \(17\)[^\n]*\n")
+    out = session.finish("quit")
+    rack = out[:end].splitlines()[-1]
+    assert "draws 3" in out
     assert len(rack.split("New: ", 1)[1].rstrip(".\n").split()) == 3, rack
 
 

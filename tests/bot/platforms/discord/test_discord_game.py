@@ -472,10 +472,53 @@ async def test_an_admin_cancels_and_a_plain_member_cannot(live: Live, fake: Fake
     outcome = await h.slash(bob, "manage cancel")  # seated, but not the host
     assert outcome.text_for(bob.id) == "Only the host or a channel admin can do that."
     outcome = await h.slash(moderator, "manage cancel")
+    assert live.running  # it asks first
+    (asked,) = outcome.private
+    await h.click(moderator, asked, "Cancel the game")
     assert not live.running
     (table,) = live.table_messages()
     assert table.text == "The game was cancelled by mod."
     assert not table.buttons() and not table.attachments
+
+
+async def test_leave_and_cancel_ask_first_on_discord_and_say_what_happened(
+    live: Live, fake: FakeDiscord
+) -> None:
+    """Issue 21, defect 1, through the real discord.py client: the question is ephemeral,
+    with a button that confirms and one that keeps playing; the slash command's confirm
+    option is the typed answer; only the answer acts."""
+    h = live.h
+    alice, bob = h.member("alice"), h.member("bob")
+    carol = h.member("carol")  # watches the channel
+    await live.start(alice, bob)
+    outcome = await h.slash(alice, "manage cancel")
+    (asked,) = outcome.private
+    assert asked.audience == ("ephemeral", alice.id) and not outcome.public
+    assert asked.text.startswith("Cancelling ends this game for everyone at the table")
+    assert "type cancel yes, within 2m 00s" in asked.text
+    assert [b["label"] for b in asked.buttons()] == ["Cancel the game", "Keep playing"]
+    await h.click(alice, asked, "Keep playing")
+    assert live.running
+    assert "Nothing was changed; the game goes on." in [
+        m.text for m in fake.visible_to(alice.id, set())
+    ]
+
+    outcome = await h.slash(bob, "leave")  # alice still plays: an AI takes bob's seat at once
+    said = [m.text for m in outcome.public]
+    assert "bob left; an AI (medium) plays their seat from now on." in said
+    assert not any("lobby" in text for text in said)
+    outcome = await h.slash(alice, "leave")  # the last person: asks
+    (asked,) = outcome.private
+    assert asked.text.startswith("You are the last person at this table, so leaving ends")
+    assert live.running
+    outcome = await h.slash(alice, "leave", confirm=True)  # the typed answer
+    assert not live.running
+    (table,) = live.table_messages()
+    assert (
+        table.text == "alice left, the last person at the table: the game is over, with no result."
+    )
+    seen = [m.text for m in fake.visible_to(carol.id, set())]
+    assert not any("Cancelling ends" in text or "You are the last person" in text for text in seen)
 
 
 async def test_autocomplete_offers_the_invokers_rack_and_the_tables_melds(

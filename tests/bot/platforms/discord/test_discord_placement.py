@@ -44,7 +44,8 @@ async def test_a_new_lobby_after_a_cancel_is_a_new_message_and_deals_a_new_table
     (old_table,) = live.table_messages()
     for i in range(8):  # the channel talks on
         fake.post_as(bob.user, h.channel_id, f"chatter {i}")
-    await h.slash(moderator, "manage cancel")
+    await h.slash(moderator, "manage cancel")  # asks first (issue 21): the typed answer
+    await h.slash(moderator, "manage cancel", confirm=True)
     assert old_table.text == "The game was cancelled by mod."
 
     await h.slash(alice, "start", games=1)

@@ -34,8 +34,9 @@ from tests.fakes.telegram_api import FakeTelegram
 MAX_TURNS = 300
 
 
-async def short_match(fake: FakeTelegram, bot: RunningBot) -> None:
-    fake.send_group(GROUP, ANN, "/new games=1 threshold=0 rack_size=7")
+async def deal(fake: FakeTelegram, bot: RunningBot, settings: str) -> None:
+    """Ann opens a lobby in the group with ``settings``, Bob joins, an AI seat, Ann deals."""
+    fake.send_group(GROUP, ANN, f"/new {settings}")
     await settle(fake, bot)
     lobby = newest(fake, GROUP, has_button("Deal"))
     fake.press(lobby, BOB, "Join")
@@ -44,6 +45,10 @@ async def short_match(fake: FakeTelegram, bot: RunningBot) -> None:
     await settle(fake, bot)
     fake.press(lobby, ANN, "Deal")
     await settle(fake, bot)
+
+
+async def short_match(fake: FakeTelegram, bot: RunningBot) -> None:
+    await deal(fake, bot, "games=1 threshold=0 rack_size=7")
     for _ in range(MAX_TURNS):
         if KEY not in bot.manager.tables:
             return
