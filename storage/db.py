@@ -20,6 +20,7 @@ from storage.matches import MatchRepository
 from storage.messages import MessageSlots
 from storage.outbox import OutboxRepository
 from storage.players import PlayerLanguageRepository
+from storage.secrets import ServerSecrets
 from storage.settings import SettingsRepository
 from storage.stats import StatsRepository
 
@@ -29,7 +30,8 @@ __all__ = ["DEFAULT_URL", "Database", "SqliteSync", "normalize_url", "resolve_ur
 class Database(Connection):
     """A connection (``await start()`` creates or upgrades the schema, ``await close()``
     ends) and the repositories on it: ``games``, ``matches``, ``settings``, ``stats``,
-    ``lobbies``, ``claims``, ``outbox``, ``players`` (languages) and ``messages`` (slots)."""
+    ``lobbies``, ``claims``, ``outbox``, ``players`` (languages), ``messages`` (slots) and
+    ``secrets`` (keys the bot made for itself)."""
 
     def __init__(
         self,
@@ -56,3 +58,4 @@ class Database(Connection):
         self.outbox = OutboxRepository(self)
         self.players = PlayerLanguageRepository(self)
         self.messages = MessageSlots(self)
+        self.secrets = ServerSecrets(self)

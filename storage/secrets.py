@@ -11,13 +11,13 @@ from sqlalchemy.exc import IntegrityError
 from storage.models import ServerSecretRow, utcnow
 
 if TYPE_CHECKING:
-    from storage.db import Database
+    from storage.connection import Connection
 
 
 class ServerSecrets:
     """One row per named secret, written once and then only read."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     async def get_or_create(self, name: str, make: Callable[[], str]) -> str:

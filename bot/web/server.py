@@ -15,7 +15,7 @@ from bot.web.app import BoardApp
 from bot.web.assets import Assets
 from bot.web.auth import Signer
 from bot.web.links import BoardLinks
-from storage import Database, ServerSecrets
+from storage import Database
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ async def board_secret(db: Database, configured: str | None) -> bytes:
         return configured.encode()  # a setting: the log filter knows it already
     fresh = secrets.token_urlsafe(48)
     redact_also(fresh)  # before it is written: a DEBUG log of the INSERT shows its values
-    value = await ServerSecrets(db).get_or_create(SECRET_NAME, lambda: fresh)
+    value = await db.secrets.get_or_create(SECRET_NAME, lambda: fresh)
     redact_also(value)
     return value.encode()
 
