@@ -50,6 +50,8 @@
       button.setAttribute("aria-label", tr(full));
     }
     document.getElementById("help").textContent = tr("board_help");
+    document.getElementById("seats").setAttribute("aria-label", tr("board_players"));
+    document.getElementById("actions").setAttribute("aria-label", tr("board_actions"));
     document.querySelectorAll("#actions [data-key]").forEach((b) => {
       b.textContent = tr(b.dataset.key);
     });

@@ -170,6 +170,9 @@ async def test_the_mini_app_plays_the_turn_and_follows_the_other_players_commit(
         assert not await theirs.locator('#actions [data-command="done"]').is_enabled()
         polish = theirs if waiter == BOB else mine
         assert await polish.evaluate("document.documentElement.lang") == "pl"
+        assert await polish.inner_text('#actions [data-command="draw"]') == "Dobierz"
+        english = mine if polish is theirs else theirs
+        assert await english.inner_text('#actions [data-command="draw"]') == "Draw"
 
         # a step on the board is the chat's step: the private panel shows it too
         first = await mine.locator("#rack .tile").first.get_attribute("data-face")
