@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -101,6 +103,58 @@ class TerminalBoard:
             self.process.wait()
 
 
+class BotRun:
+    """``rummikub run`` in a process of its own, its output collected; the board's server
+    listens on ``port`` and people reach it at ``WEB_BASE_URL`` (``public``)."""
+
+    def __init__(self, folder: Path, public: str, **env: str) -> None:
+        self.port = free_port()
+        self.db = folder / "bot.db"
+        self.public = public
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "run"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=folder,
+            env=_env(
+                DATABASE_URL=f"sqlite+aiosqlite:///{self.db}",
+                RENDER_IMAGES="false",
+                WEB_BASE_URL=public,
+                WEB_PORT=str(self.port),
+                **env,
+            ),
+        )
+        assert self.process.stdout is not None
+        self.out = Output(self.process.stdout)
+
+    @property
+    def local(self) -> str:
+        """What the reverse proxy in front of it would forward to."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def through_proxy(self, url: str) -> str:
+        return url.replace(self.public, self.local)
+
+    async def stop(self) -> str:
+        """SIGTERM, and everything it printed (waited for off the event loop: the fakes in
+        this process must go on answering while the bot stops)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                await asyncio.to_thread(self.process.wait, WAIT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        return await asyncio.to_thread(self.out.rest)
+
+    def stored_key(self) -> str:
+        """The link-signing key the bot made for itself and stored."""
+        with sqlite3.connect(self.db) as stored:
+            (key,) = stored.execute("SELECT value FROM server_secret").fetchone()
+        return str(key)
+
+
 def wait_until(test: Callable[[], bool], what: str, timeout: float = 10.0) -> float:
     """Poll ``test`` until it holds; the seconds it took."""
     started = time.monotonic()
@@ -113,6 +167,7 @@ def wait_until(test: Callable[[], bool], what: str, timeout: float = 10.0) -> fl
 
 __all__ = [
     "ROOT",
+    "BotRun",
     "TerminalBoard",
     "free_port",
     "launch_browser",

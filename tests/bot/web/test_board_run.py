@@ -5,9 +5,6 @@ button signed for its owner, and it opens their board in Chromium."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +14,10 @@ import pytest
 from playwright.async_api import async_playwright
 
 from bot.web.auth import Signer
-from tests.bot.web.processes import CHROMIUM, free_port, needs_chromium
+from tests.bot.web.processes import CHROMIUM, BotRun, needs_chromium
 from tests.fakes.discord_api import DiscordHarness, FakeMessage, Member, snowflake
 from tests.fakes.serve import Gateway, GatewayDiscord
-from tests.test_operating import DISCORD_TOKEN, WAIT, Output, _env
+from tests.test_operating import DISCORD_TOKEN, WAIT
 
 pytestmark = [
     pytest.mark.slow,
@@ -38,10 +35,7 @@ class Running:
     gateway: Gateway
     harness: DiscordHarness
     member: Member
-    process: subprocess.Popen[str]
-    out: Output
-    port: int
-    db: Path
+    run: BotRun
 
     async def slash(self, subcommand: str) -> None:
         """``/rummikub <subcommand>`` over the gateway (what it does shows in the channel)."""
@@ -80,41 +74,16 @@ async def running(tmp_path: Path) -> AsyncIterator[Running]:
     fake.gateway_url = f"ws://127.0.0.1:{gateway.port}"
     harness = DiscordHarness(fake)
     member = harness.member("Bo")
-    port = free_port()
-    db = tmp_path / "bot.db"
-    env = _env(
-        DISCORD_TOKEN=DISCORD_TOKEN,
-        DISCORD_API_BASE_URL=fake.base_url,
-        DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RENDER_IMAGES="false",
-        WEB_BASE_URL=PUBLIC,
-        WEB_PORT=str(port),
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "run"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert process.stdout is not None
-    out = Output(process.stdout)
+    run = BotRun(tmp_path, PUBLIC, DISCORD_TOKEN=DISCORD_TOKEN, DISCORD_API_BASE_URL=fake.base_url)
     try:
         for _ in range(int(WAIT / 0.1)):
             if gateway.sockets:
                 break
             await asyncio.sleep(0.1)
         await asyncio.sleep(1.0)  # READY and the slash commands' registration
-        yield Running(fake, gateway, harness, member, process, out, port, db)
+        yield Running(fake, gateway, harness, member, run)
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                await asyncio.to_thread(process.wait, WAIT)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        await run.stop()
         await gateway.stop()
         fake.stop()
 
@@ -148,21 +117,18 @@ async def test_the_turn_panel_of_rummikub_run_links_to_its_owners_board(
         public = [m for m in fake.channel_messages(running.harness.channel_id) if link_buttons(m)]
     assert public == []  # a signed link is never posted in the channel
 
-    with sqlite3.connect(running.db) as stored:
-        (key,) = stored.execute("SELECT value FROM server_secret").fetchone()
+    key = running.run.stored_key()
     viewer = Signer(key.encode(), lifetime=3600).check(button["url"].partition("#t=")[2])
     assert viewer.player.user_id == str(member.id)
 
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = await browser.new_page()
-        await page.goto(button["url"].replace(PUBLIC, f"http://127.0.0.1:{running.port}"))
+        await page.goto(running.run.through_proxy(button["url"]))
         await page.wait_for_selector("#rack .tile")
         assert await page.locator("#rack .tile").count() >= 14
         assert await page.locator('#actions [data-command="done"]').is_enabled()
         await browser.close()
-    running.process.terminate()
-    await asyncio.to_thread(running.process.wait, WAIT)
-    output = await asyncio.to_thread(running.out.rest)
+    output = await running.run.stop()
     assert "Traceback" not in output, output[-4000:]
     assert key not in output and DISCORD_TOKEN not in output

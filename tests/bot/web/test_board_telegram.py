@@ -7,9 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -21,9 +18,9 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from tests.bot.web.initdata import signed_init_data
-from tests.bot.web.processes import CHROMIUM, free_port, needs_chromium
+from tests.bot.web.processes import CHROMIUM, BotRun, needs_chromium
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
-from tests.test_operating import WAIT, Output, _env
+from tests.test_operating import WAIT
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
@@ -37,14 +34,11 @@ TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 @dataclass
 class Bot:
     fake: FakeTelegram
-    process: subprocess.Popen[str]
-    out: Output
-    port: int
-    db: Path
+    run: BotRun
 
     @property
     def local(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.run.local
 
 
 @pytest.fixture
@@ -54,38 +48,19 @@ async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
     fake.add_user(BOB, "Bob", language_code="pl")
     fake.add_group(GROUP, "Rummikub night", admins=[ANN])
     await fake.start()
-    port = free_port()
-    env = _env(
+    run = BotRun(
+        tmp_path,
+        PUBLIC,
         TELEGRAM_TOKEN=TOKEN,
         TELEGRAM_API_BASE_URL=fake.base_url.removesuffix("/bot"),
-        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
-        RENDER_IMAGES="false",
-        WEB_BASE_URL=PUBLIC,
-        WEB_PORT=str(port),
         LOG_LEVEL="DEBUG",
         HTTP_LOG_LEVEL="DEBUG",
     )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "run"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert process.stdout is not None
-    running = Bot(fake, process, Output(process.stdout), port, tmp_path / "bot.db")
     try:
         await fake.wait_for(lambda call: call.method == "deleteWebhook", timeout=WAIT)
-        yield running
+        yield Bot(fake, run)
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                await asyncio.to_thread(process.wait, WAIT)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        await run.stop()
         await fake.stop()
 
 
@@ -117,7 +92,7 @@ async def open_mini_app(browser: Browser, bot: Bot, button: dict[str, Any], user
         TELEGRAM_JS, lambda route: route.fulfill(body=script, content_type="text/javascript")
     )
     page = await context.new_page()
-    await page.goto(url.replace(PUBLIC, bot.local))
+    await page.goto(bot.run.through_proxy(url))
     await page.wait_for_selector("#rack .tile")
     return page
 
@@ -214,12 +189,9 @@ async def test_sign_ins_that_telegram_did_not_sign_for_that_user_get_401(bot: Bo
                 assert response.status == status, await response.text()
         async with http.get(bot.local + "/board") as response:
             page = await response.text()
-    bot.process.terminate()  # the fake must keep answering while the bot stops: no blocking
-    await asyncio.to_thread(bot.process.wait, WAIT)
-    output = await asyncio.to_thread(bot.out.rest)
+    output = await bot.run.stop()
     assert "Traceback" not in output, output[-6000:]
-    with sqlite3.connect(bot.db) as stored:  # the link-signing key the bot made for itself
-        (key,) = stored.execute("SELECT value FROM server_secret").fetchone()
+    key = bot.run.stored_key()  # the link-signing key the bot made for itself
     assert len(key) >= 32
     for secret in (TOKEN, TOKEN.split(":")[1], key):
         assert secret not in output and secret not in page

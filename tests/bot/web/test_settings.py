@@ -8,15 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import SettingsError, load_settings
+from tests.bot.test_config import VARIABLES
 
-WEB = (
-    "WEB_BASE_URL",
-    "WEB_LISTEN",
-    "WEB_PORT",
-    "WEB_LINK_SECONDS",
-    "WEB_INIT_DATA_SECONDS",
-    "WEB_SECRET",
-)
+WEB = [name for name in VARIABLES if name.startswith("WEB_")]
 
 
 @pytest.fixture(autouse=True)
