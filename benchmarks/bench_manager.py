@@ -24,12 +24,14 @@ import statistics
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.api import ChannelRef, PlayerRef, confirm_delivery
 from bot.manager import GameManager
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
+from engine import Game
 from engine.melds import is_valid_meld
 from storage import Database, GameRepository, Seat
 
@@ -73,15 +75,27 @@ async def one_game(
         table = manager.tables.get(channel.key)
         if table is None or table.game is None or table.game.finished:
             return
-        seat = table.game.current
-        player = a if seat == table.seat_of(a) else b
-        meld = small_set(list(table.game.players[seat].rack))
-        if meld and rng.random() < 0.8:
-            await say(player, f"play {meld}")
-            await say(player, "done")
-        else:
-            await say(player, "draw")
+        await one_turn(table.game, table.seat_of(a), a, b, say, rng)
         await asyncio.sleep(0)
+
+
+async def one_turn(
+    game: Game,
+    seat_of_a: int | None,
+    a: PlayerRef,
+    b: PlayerRef,
+    say: Callable[[PlayerRef, str], Awaitable[None]],
+    rng: random.Random,
+) -> None:
+    """The player to move plays a set found on their rack and ``done`` (80%), else draws."""
+    seat = game.current
+    player = a if seat == seat_of_a else b
+    meld = small_set(list(game.players[seat].rack))
+    if meld and rng.random() < 0.8:
+        await say(player, f"play {meld}")
+        await say(player, "done")
+    else:
+        await say(player, "draw")
 
 
 def pct(values: list[float], q: float) -> float:

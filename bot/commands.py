@@ -24,6 +24,8 @@ from engine.messages import Msg
 from engine.notation import parse_tokens
 
 LOBBY_VERBS = ("start", "join", "leave", "addbot", "kick", "settings", "cancel", "deal")
+# The answers to the question a command that ends a game asks (``leave`` by the last person).
+ANSWER_VERBS = ("yes", "no")
 TURN_VERBS = (
     "play",
     "move",
@@ -55,7 +57,7 @@ INFO_VERBS = (
 )
 # Verbs after a match: rematch, a player's record, a finished game's replay.
 MATCH_VERBS = ("rematch", "stats", "replay")
-ALL_VERBS = LOBBY_VERBS + TURN_VERBS + INFO_VERBS + MATCH_VERBS
+ALL_VERBS = LOBBY_VERBS + ANSWER_VERBS + TURN_VERBS + INFO_VERBS + MATCH_VERBS
 KNOWN_VERBS = ALL_VERBS
 
 ALIASES = {
@@ -88,6 +90,10 @@ ALIASES = {
     "select": "pick",
     "toggle": "pick",
     "again": "rematch",
+    "y": "yes",
+    "tak": "yes",
+    "n": "no",
+    "nie": "no",
     "clear": "reset",
 }
 
@@ -113,6 +119,8 @@ USAGE: dict[str, Msg] = {
         "cancel yes confirms)"
     ),
     "deal": Msg("deal (host: start the match with the seats in the lobby)"),
+    "yes": Msg("yes (confirm what you were just asked, e.g. leaving as the last person)"),
+    "no": Msg("no (keep playing: the question you were just asked is dropped)"),
     "done": Msg("done (end your turn; with nothing played you draw a tile)"),
     "draw": Msg("draw (take one tile and end your turn)"),
     "hint": Msg("hint (the best play for your rack, where the channel allows hints)"),
@@ -187,6 +195,8 @@ SYNTAX: dict[str, Syntax] = {
     "settings": Syntax(Takes.SETTING),
     "cancel": Syntax(Takes.ANSWER, destructive=True),
     "deal": _NOTHING,
+    "yes": _NOTHING,
+    "no": _NOTHING,
     "play": _DRAFT,
     "move": _DRAFT,
     "split": _DRAFT,

@@ -15,7 +15,7 @@ import re
 from typing import Any, Literal
 from urllib.parse import urlparse
 
-from pydantic import SecretStr, ValidationError, field_validator
+from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage import DEFAULT_URL, normalize_url
@@ -69,6 +69,10 @@ class BotSettings(BaseSettings):
     web_link_seconds: int = 3600  # how long a signed board link (and a board session) lasts
     web_init_data_seconds: int = 3600  # how old a Telegram Mini App sign-in may be
     web_secret: SecretStr | None = None  # signs board links; unset: one kept in the database
+    log_format: Literal["text", "json"] = "text"
+    # The operations endpoint (/healthz, /readyz, /metrics): off unless METRICS_PORT is set
+    metrics_listen: str | None = None
+    metrics_port: int | None = None
 
     # --- checks: each raises one sentence; load_settings() adds the variable's name --------
 
@@ -148,11 +152,24 @@ class BotSettings(BaseSettings):
             raise ValueError(f"use {lo} to {hi} seconds (7 days)")
         return value
 
-    @field_validator("telegram_webhook_listen", "web_listen")
+    @field_validator("telegram_webhook_listen", "metrics_listen", "web_listen")
     @classmethod
-    def _listen(cls, value: str) -> str:
-        if not value.strip() or "://" in value or re.search(r"[\s/]", value):
+    def _listen(cls, value: str | None) -> str | None:
+        if value is not None and (
+            not value.strip() or "://" in value or re.search(r"[\s/]", value)
+        ):
             raise ValueError("use an address to listen on, like 127.0.0.1 or 0.0.0.0")
+        return value
+
+    @field_validator("metrics_port")
+    @classmethod
+    def _metrics_port(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is None:
+            if info.data.get("metrics_listen") is not None:
+                raise ValueError("METRICS_LISTEN is set, so set the port too (e.g. 9464)")
+            return None
+        if not 0 <= value <= 65535:
+            raise ValueError("a port is a number from 1 to 65535 (0: any free port)")
         return value
 
     @field_validator("telegram_webhook_port")
@@ -177,7 +194,7 @@ class BotSettings(BaseSettings):
             raise ValueError(f"the turn timer is {lo} to {hi} seconds (7 days)")
         return value
 
-    @field_validator("language", "theme", mode="before")
+    @field_validator("language", "theme", "log_format", mode="before")
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
@@ -214,6 +231,7 @@ _CHOICES = {
     "log_level": ", ".join(LOG_LEVELS),
     "http_log_level": ", ".join(LOG_LEVELS),
     "render_images": "true or false",
+    "log_format": "text or json",
 }
 
 
@@ -225,6 +243,8 @@ def describe(error: ValidationError) -> str:
         variable = name.upper()
         if name in _SECRET_FIELDS or name == "database_url":
             shown = variable  # never echo a secret, not even a wrong one (or a password)
+        elif problem.get("input") is None:
+            shown = f"{variable} (unset)"
         else:
             shown = f"{variable}={problem.get('input')!r}"
         if name in _CHOICES:

@@ -5,6 +5,11 @@ at INFO, and a Telegram URL holds the bot token) stay at ``HTTP_LOG_LEVEL``, WAR
 operator asks for more. And :class:`RedactSecrets`, on the handler, replaces every secret in
 every record that reaches it, whatever the logger or level: message, arguments, traceback and
 stack. Uncaught exceptions and warnings go through the same handler.
+
+Two formats: text (``time LEVEL logger: message``, the default) and, with ``LOG_FORMAT=json``,
+one JSON object a line (python-json-logger): ``time``, ``level``, ``logger``, ``message``, and
+``platform``, ``channel`` and ``game`` while a command or timer of a table runs
+(:func:`log_context`), ``exc_info`` with a traceback; redacted the same way.
 """
 
 from __future__ import annotations
@@ -12,9 +17,14 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import TracebackType
+from typing import Any, Literal
 from urllib.parse import quote
+
+from pythonjsonlogger.json import JsonFormatter
 
 REDACTED = "<redacted>"
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -28,6 +38,33 @@ HTTP_LOGGERS = (
     "tornado.access",
 )
 """Loggers that write request URLs, payloads or headers."""
+
+LogFormat = Literal["text", "json"]
+CONTEXT_FIELDS = ("platform", "channel", "game")
+_context: ContextVar[dict[str, Any] | None] = ContextVar("rummikub_log_context", default=None)
+
+
+@contextmanager
+def log_context(**fields: Any) -> Iterator[None]:
+    """Every record logged inside (in this task, and in threads it starts with
+    ``asyncio.to_thread``) carries these fields (``platform``, ``channel``, ``game``; None
+    values are left out): the JSON format shows them."""
+    known = {k: v for k, v in fields.items() if v is not None}
+    token = _context.set({**(_context.get() or {}), **known})
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+class AddContext(logging.Filter):
+    """Puts the fields of :func:`log_context` on each record (unless the record has them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for key, value in (_context.get() or {}).items():
+            if not hasattr(record, key):
+                setattr(record, key, value)
+        return True
 
 
 def log_internal(logger: logging.Logger, message: str, *args: object) -> None:
@@ -88,13 +125,53 @@ def redact_also(secret: str) -> None:
                 found.add(secret)
 
 
+class JsonLines(JsonFormatter):
+    """One JSON object a line: ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message``,
+    the context fields, ``exc_info``; a traceback formatted here is redacted too."""
+
+    def __init__(self, redact: RedactSecrets) -> None:
+        super().__init__(
+            "{levelname}{name}{message}",
+            style="{",
+            rename_fields={"levelname": "level", "name": "logger"},
+            timestamp="time",
+            json_ensure_ascii=False,
+        )
+        self.redact = redact
+
+    def formatException(self, ei: Any) -> str:
+        return self.redact.redact(str(super().formatException(ei)))
+
+    def formatStack(self, stack_info: str) -> str:
+        return self.redact.redact(str(super().formatStack(stack_info)))
+
+    def add_fields(
+        self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
+    ) -> None:
+        super().add_fields(log_data, record, message_dict)
+        rest = {key: log_data.pop(key) for key in list(log_data) if key != "time"}
+        log_data.update(rest)  # the time first, as in the text format
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.redact.redact(super().format(record))
+
+
 def configure_logging(
-    level: str = "INFO", *, http_level: str = "WARNING", secrets: Iterable[str] = ()
+    level: str = "INFO",
+    *,
+    http_level: str = "WARNING",
+    secrets: Iterable[str] = (),
+    log_format: LogFormat = "text",
 ) -> RedactSecrets:
-    """Send every log record to stderr through the redaction filter; returns the filter."""
+    """Send every log record to stderr through the redaction filter, as text lines or (with
+    ``log_format="json"``) JSON lines; returns the filter."""
     redact = RedactSecrets(secrets)
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(FORMAT))
+    if log_format == "json":
+        handler.setFormatter(JsonLines(redact))
+    else:
+        handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(AddContext())
     handler.addFilter(redact)
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
@@ -129,26 +128,17 @@ class Fakes:
             self.process.wait()
 
 
-@pytest.fixture
-def fakes() -> Iterator[Fakes]:
-    running = Fakes()
-    try:
-        yield running
-    finally:
-        running.close()
-
-
 def start_bot(tmp_path: Path, fakes: Fakes, **extra: str) -> tuple[subprocess.Popen[str], Output]:
-    env = _env(
-        TELEGRAM_TOKEN=TELEGRAM_TOKEN,
-        TELEGRAM_API_BASE_URL=fakes.urls["telegram"],
-        DISCORD_TOKEN=DISCORD_TOKEN,
-        DISCORD_API_BASE_URL=fakes.urls["discord"],
-        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
-        RENDER_IMAGES="false",
-        LOG_LEVEL="DEBUG",
-        **extra,
-    )
+    settings = {
+        "TELEGRAM_TOKEN": TELEGRAM_TOKEN,
+        "TELEGRAM_API_BASE_URL": fakes.urls["telegram"],
+        "DISCORD_TOKEN": DISCORD_TOKEN,
+        "DISCORD_API_BASE_URL": fakes.urls["discord"],
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        "RENDER_IMAGES": "false",
+        "LOG_LEVEL": "DEBUG",
+    }
+    env = _env(**(settings | extra))
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "run"],
         stdin=subprocess.DEVNULL,

@@ -82,12 +82,18 @@ def main(args: argparse.Namespace) -> int:
 
         print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a terminal game against AI seats.")
         return cli_play.main(args)  # it sets up its own (quiet) logging
-    configure_logging(config.log_level, http_level=config.http_log_level, secrets=config.secrets())
+    configure_logging(
+        config.log_level,
+        http_level=config.http_log_level,
+        secrets=config.secrets(),
+        log_format=config.log_format,
+    )
     return asyncio.run(_serve(config, args, shard_ids))
 
 
 async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[int] | None) -> int:
     from bot.manager import GameManager
+    from bot.operations import OperationsServer, start_operations
     from bot.presenter import Presenter
     from engine import Rules
     from storage import Database
@@ -115,7 +121,14 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
     )
     tasks: list[asyncio.Task[None]] = []
     board: BoardServer | None = None
+    operations: OperationsServer | None = None
     try:
+        operations = await start_operations(
+            manager.metrics,
+            listen=config.metrics_listen or "127.0.0.1",
+            port=config.metrics_port,
+            platforms=[name for name in ("discord", "telegram") if config.secret(f"{name}_token")],
+        )
         await manager.resume()
         await manager.presenter.warm_up()
         board = await _start_board(config, manager, db)
@@ -167,6 +180,8 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
                 task.cancel()
         if board is not None:
             await board.stop()
+        if operations is not None:
+            await operations.stop()
         await manager.close()
         await db.close()
         for number in STOP_SIGNALS:

@@ -55,6 +55,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "one turn, and a restart forgets it), so nothing was changed; type {command} to be "
         "asked again.",
         "ask_kept": "Nothing was changed; the game goes on.",
+        "ask_none": "There is nothing to confirm: you have not been asked anything here (a "
+        "question lasts two minutes, within one turn), so nothing was changed.",
         "button_cancel_yes": "Cancel the game",
         "button_leave_yes": "Leave and end the game",
         "button_kick_yes": "Remove and end the game",
@@ -260,6 +262,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tej samej turze, a restart bota je kasuje), więc nic nie zmieniono; wpisz {command}, "
         "aby zapytać ponownie.",
         "ask_kept": "Nic nie zmieniono; gra toczy się dalej.",
+        "ask_none": "Nie ma czego potwierdzać: nie zadano ci tu żadnego pytania (pytanie czeka "
+        "dwie minuty, tylko w tej samej turze), więc nic nie zmieniono.",
         "button_cancel_yes": "Anuluj grę",
         "button_leave_yes": "Wyjdź i zakończ grę",
         "button_kick_yes": "Usuń i zakończ grę",

@@ -215,6 +215,10 @@ PL: dict[str, str] = {
     "przy trwającej grze bot najpierw pyta: cancel yes potwierdza)",
     "deal (host: start the match with the seats in the lobby)": "deal (gospodarz: rozpocznij "
     "mecz z graczami z poczekalni)",
+    "yes (confirm what you were just asked, e.g. leaving as the last person)": "yes "
+    "(potwierdź to, o co bot właśnie zapytał, np. odejście ostatniej osoby przy stole)",
+    "no (keep playing: the question you were just asked is dropped)": "no (graj dalej: "
+    "pytanie, które bot właśnie zadał, przepada)",
     "done (end your turn; with nothing played you draw a tile)": "done (zakończ ruch; jeśli "
     "nic nie wyłożysz, dobierasz kostkę)",
     "draw (take one tile and end your turn)": "draw (dobierz jedną kostkę i zakończ ruch)",

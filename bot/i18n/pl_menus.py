@@ -123,6 +123,10 @@ PL: dict[str, str] = {
     "/settings timer 3600, /settings threshold 25",
     "host or admin: remove a seat: /kick 2": "gospodarz lub admin: usuń miejsce: /kick 2",
     "host or admin: end the game here": "gospodarz lub admin: zakończ tu grę",
+    "confirm what the bot just asked you (leaving as the last person, cancel)": "potwierdź, o "
+    "co bot właśnie zapytał (odejście ostatniej osoby, anulowanie)",
+    "keep playing: drop the question the bot just asked you": "graj dalej: porzuć pytanie, "
+    "które bot właśnie zadał",
     "new meld or extend one: /play R5 R6 R7, /play R8 to 3": "nowy układ lub dołożenie: "
     "/play R5 R6 R7, /play R8 to 3",
     "move table tiles: /move R7 from 2 to 5": "przenieś kostki na stole: /move R7 from 2 to 5",

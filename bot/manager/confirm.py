@@ -57,6 +57,14 @@ class Questions:
         del self._open[where]
         return asked[0] == said and now <= asked[1]
 
+    def open(self, where: Where, now: float) -> Question | None:
+        """The question the person of ``where`` was asked and has not answered, if it has not
+        expired."""
+        asked = self._open.get(where)
+        if asked is None or now > asked[1]:
+            return None
+        return asked[0]
+
     def drop(self, where: Where) -> None:
         """The person said no: their question is closed."""
         self._open.pop(where, None)

@@ -13,6 +13,7 @@ from bot.manager.channels import Defaults, rules_fields
 from bot.manager.faults import Faults
 from bot.manager.state import LiveTable, _short_quotes, note
 from bot.manager.tables import Tables
+from bot.operations import note_refusal, note_told
 from engine import RummikubError
 from engine.messages import Msg
 from storage import PlayerLanguage, PlayerLanguageRepository, SettingsRepository
@@ -151,6 +152,7 @@ class Languages:
     ) -> Reply:
         """The private note ``message`` in the language ``player`` reads (``lang`` is the
         channel's, used when theirs is not known)."""
+        note_told(message)  # counted when it is a refusal (bot.operations)
         return Reply(
             channel, t(self.for_player(lang, player), message, **values), private_to=player
         )
@@ -158,6 +160,7 @@ class Languages:
     async def error(self, channel: ChannelRef, err: RummikubError, player: PlayerRef) -> str:
         """A rules or input error in the language ``player`` reads privately, quoting at most
         a short piece of what was typed."""
+        note_refusal(err)  # for the metrics (bot.operations)
         lang = self.for_player(await self.safe(channel), player)
         message = getattr(err, "msg", None)
         if isinstance(message, Msg):

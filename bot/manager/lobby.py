@@ -359,6 +359,21 @@ class Lobby:
         name = player.display_name or player.user_id
         return await self.cancel_game(table, t(table.lang, "cancelled", name=name))
 
+    async def answer(
+        self, table: LiveTable, player: PlayerRef, yes: bool, admin: bool
+    ) -> list[Reply]:
+        """A bare ``yes`` or ``no``: the answer to the question ``player`` was just asked here
+        (``leave``, ``kick 2``, ``cancel``), as if typed with it (``leave yes``)."""
+        where = (table.channel.key, player.key)
+        question = self._questions.open(where, self._deadlines.clock.now())
+        if question is None:
+            return [self._tell(table, player, "ask_none" if yes else "ask_kept")]
+        word = "yes" if yes else "no"
+        if question.verb == "kick" and question.seat is not None:
+            return await self.kick(table, player, f"{question.seat + 1} {word}", admin)
+        handler = self.leave if question.verb == "leave" else self.cancel
+        return await handler(table, player, word, admin)
+
     def _ends_game(self, table: LiveTable, seat: int | None) -> bool:
         """Whether cancelling (``seat`` None) or taking the person out of ``seat`` ends a game
         under way for everybody: nobody else at the table is a person who plays."""

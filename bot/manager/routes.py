@@ -178,6 +178,12 @@ def build_routes(
     async def draft(r: Request) -> list[Reply]:
         return await turns.draft_step(r.table, r.seat, r.command.text)
 
+    async def yes(r: Request) -> list[Reply]:
+        return await lobby.answer(r.table, r.player, True, r.admin)
+
+    async def no(r: Request) -> list[Reply]:
+        return await lobby.answer(r.table, r.player, False, r.admin)
+
     routes: dict[str, Route] = {
         "start": Route(already_running),
         "rematch": Route(rematch),
@@ -188,6 +194,8 @@ def build_routes(
         "settings": Route(seats(lobby.settings)),
         "cancel": Route(seats(lobby.cancel)),
         "deal": Route(seats(lobby.deal)),
+        "yes": Route(yes),
+        "no": Route(no),
         "help": Route(help_, alone=help_alone),
         "rules": Route(rules_, alone=rules_alone),
         "leaderboard": Route(leaderboard, alone=leaderboard_alone),

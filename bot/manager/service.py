@@ -50,6 +50,7 @@ from bot.manager.tables import Tables
 from bot.manager.timers import Timers
 from bot.manager.turns import Turns
 from bot.manager.views import Views
+from bot.operations import BotMetrics, note_conflict
 from bot.presenter import Presenter
 from bot.scheduler import AsyncioScheduler, Scheduler
 from engine import Rules, RummikubError, Tile
@@ -136,6 +137,7 @@ class GameManager:
         self.timers = Timers(
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
         )
+        self.metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
         self.boards = Boards(
             table=self.tables.get,
             lock=self.tables.lock,
@@ -145,7 +147,7 @@ class GameManager:
             now=self.scheduler.now,
             shared=self.shared,
         )
-        self.deadlines.connect(self._timer_fired)
+        self.deadlines.connect(self.metrics.job(self._timer_fired))  # each job counted
         self.resender = Resender(
             db,
             self.tables,
@@ -301,7 +303,16 @@ class GameManager:
     async def handle(
         self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool = False
     ) -> list[Reply]:
-        """Run one command and return what to send; never raises for user input."""
+        """Run one command and return what to send; never raises for user input. Each command
+        is counted, timed and, when turned down, counted by reason (``bot.operations``); its
+        log lines carry its platform, channel and game."""
+        table = self.tables.of(channel)
+        with self.metrics.command(channel, text, game=table.game_id if table else None):
+            return await self._handle(player, channel, text, admin=admin)
+
+    async def _handle(
+        self, player: PlayerRef, channel: ChannelRef, text: str, *, admin: bool
+    ) -> list[Reply]:
         known = self.tables.of(channel)
         try:
             await self.languages.know(player)  # their client's language, and any they chose
@@ -339,6 +350,7 @@ class GameManager:
             except RummikubError as err:
                 return [note(channel, player, await self.languages.error(channel, err, player))]
             except ConflictError:
+                note_conflict()
                 await self.store.reload_quietly(channel)
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "busy")]

@@ -10,6 +10,7 @@ from bot.manager.faults import Faults
 from bot.manager.store import Store
 from bot.manager.tables import Tables
 from bot.manager.turns import Turns
+from bot.operations import note_conflict
 from storage import ConflictError
 
 
@@ -57,6 +58,7 @@ class Timers:
                 else:
                     replies = await self._turns.run_ai_turns(current)
             except ConflictError:
+                note_conflict()
                 await self._store.reload_quietly(channel)
                 return
             except Exception:

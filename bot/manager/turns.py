@@ -26,6 +26,7 @@ from bot.manager.state import (
 )
 from bot.manager.tables import Tables
 from bot.manager.views import Views
+from bot.operations import note_turn, timed_solver
 from engine import Draft, Game, RummikubError, TurnOutcome
 from engine.ai import choose_move
 from engine.draft import NOTHING_TO_UNDO
@@ -223,6 +224,7 @@ class Turns:
                 announce=announcements(items),
             )
         table.saved_actions = len(game.log)
+        note_turn(table, outcome)  # for the metrics (bot.operations)
         replies = keyed(table.game_id, table.version, await drawn(items))
         if game.finished:
             replies.extend(await self._after_game(table))
@@ -288,7 +290,7 @@ class Turns:
             return []
         seat = game.current
         level = table.seats[seat].ai or DEFAULT_AI
-        melds = await asyncio.to_thread(choose_move, game, seat, level)
+        melds = await asyncio.to_thread(timed_solver("ai", choose_move, level), game, seat, level)
         outcome: TurnOutcome | None = None
         if melds is not None:
             draft = game.draft(seat)
@@ -319,7 +321,7 @@ class Turns:
             lang = self._languages.for_player(table.lang, player)
             return [note(table.channel, player, say(lang, NOTHING_TO_UNDO))]
         if text.split()[0] == "auto":  # the solver may think for a while: off the event loop
-            await asyncio.to_thread(apply_step, draft, text)
+            await asyncio.to_thread(timed_solver("auto", apply_step), draft, text)
         else:
             apply_step(draft, text)  # raises a one-sentence error and changes nothing
         if table.game_id is not None:
@@ -373,7 +375,9 @@ class Turns:
         if not table.rules.hints:
             return self._languages.tell(table.channel, player, lang, "hint_off")
         assert table.game is not None
-        hint = await asyncio.to_thread(hint_text, table.game, seat, table.draft)
+        hint = await asyncio.to_thread(
+            timed_solver("hint", hint_text), table.game, seat, table.draft
+        )
         if hint is None:
             return self._languages.tell(table.channel, player, lang, "hint_none")
         return self._languages.tell(table.channel, player, lang, "hint", text=say(lang, hint))

@@ -36,6 +36,9 @@ VARIABLES = (
     "THEME",
     "LOG_LEVEL",
     "HTTP_LOG_LEVEL",
+    "LOG_FORMAT",
+    "METRICS_LISTEN",
+    "METRICS_PORT",
 )
 
 

@@ -23,6 +23,8 @@ Commands (one JSON object a line):
   the channel and in the member's DMs (id, words, button labels, edits);
 - ``{"cmd": "messages"}``: event ``messages`` with the bot's messages now in the group and in
   the user's private chat (id, visible text, button labels, edits);
+- ``{"cmd": "discord_hold_ready"}``: the gateway answers the next IDENTIFY with READY only
+  after ``{"cmd": "discord_ready"}`` (event ``discord_ready_held`` at once);
 - ``{"cmd": "report"}``: event ``report`` with what the fakes saw.
 
 Events without a command: ``telegram_polling`` (the first getUpdates), ``discord_identified``,
@@ -158,6 +160,7 @@ class Gateway:
         self.close_codes: list[int | None] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
+        self.ready_gate: asyncio.Event | None = None  # READY waits for it when set
 
     async def start(self) -> None:
         app = web.Application()
@@ -194,6 +197,8 @@ class Gateway:
                 await socket.send_str(json.dumps({"op": 11}))
             elif frame.get("op") == 2:
                 emit("discord_identified")
+                if self.ready_gate is not None:
+                    await self.ready_gate.wait()
                 await self.dispatch("READY", self._ready())
         self.close_codes.append(socket.close_code)
         emit("discord_closed", code=socket.close_code)
@@ -284,6 +289,12 @@ async def serve(telegram_token: str) -> None:
                 )
             elif name == "messages":
                 emit("messages", group=telegram.shown(GROUP), private=telegram.shown(USER))
+            elif name == "discord_hold_ready":
+                gateway.ready_gate = asyncio.Event()
+                emit("discord_ready_held")
+            elif name == "discord_ready":
+                if gateway.ready_gate is not None:
+                    gateway.ready_gate.set()
             elif name == "release":
                 telegram.gate.set()
                 discord.gate.set()

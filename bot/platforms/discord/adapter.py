@@ -44,6 +44,7 @@ from bot.api import (
     split_text,
 )
 from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
+from bot.operations.platforms import watch_discord
 from bot.web.links import BoardLinks, is_turn_panel, with_button
 from engine.ai import AI_LEVELS
 from storage import Database
@@ -1357,6 +1358,7 @@ class RummikubBot(commands.AutoShardedBot):
             tree_cls=RummikubTree,
         )
         self.service = service
+        watch_discord(self, service)  # API calls counted, readiness (bot.operations)
         self.sync_commands = sync_commands
         self.guild_ids = list(guild_ids)
         if messages is None:

@@ -64,6 +64,7 @@ from bot.api import (
 )
 from bot.commands import MINE, CommandError, parse_command
 from bot.i18n import channel_language, locale_language, pl_menus, private_language, t
+from bot.operations.platforms import observed_application
 from bot.platforms.telegram.pacing import Limits, Pacer
 from bot.platforms.telegram.render import (
     SELECTED_MARK,
@@ -99,6 +100,8 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("settings", "show or change: /settings timer 3600, /settings threshold 25"),
     ("kick", "host or admin: remove a seat: /kick 2"),
     ("cancel", "host or admin: end the game here"),
+    ("yes", "confirm what the bot just asked you (leaving as the last person, cancel)"),
+    ("no", "keep playing: drop the question the bot just asked you"),
     ("play", "new meld or extend one: /play R5 R6 R7, /play R8 to 3"),
     ("move", "move table tiles: /move R7 from 2 to 5"),
     ("split", "split a run: /split 2 at R6"),
@@ -345,7 +348,8 @@ class TelegramAdapter:
         urls = api_urls(config.api_base_url)
         if urls is not None:
             builder = builder.base_url(urls[0]).base_file_url(urls[1])
-        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        # builder.build(), with the API calls counted and readiness told (bot.operations)
+        self.app: Application[Any, Any, Any, Any, Any, Any] = observed_application(builder, service)
         self._queues: dict[int, collections.deque[QueueItem]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         # Users whose private chat Telegram refused (blocked, never started, chat not found):

@@ -196,3 +196,22 @@ async def test_the_question_is_in_the_askers_language(h: Harness) -> None:
     )
     assert [b.label for row in asked.buttons for b in row] == ["Anuluj grę", "Gram dalej"]
     assert (await h.say(polish, "cancel nie"))[0].text == "Nic nie zmieniono; gra toczy się dalej."
+
+
+async def test_a_bare_yes_answers_the_question_just_asked(h: Harness) -> None:
+    """A newcomer asked to "type leave yes" often types just "yes" (or "tak"): it answers the
+    open question; "no" keeps playing; a "yes" nobody was asked for changes nothing."""
+    await alone_with_an_ai(h)
+    before = await stored_state(h)
+    (stray,) = await h.say(ANN, "yes")
+    assert stray.private_to == ANN and "nothing to confirm" in stray.text
+    assert await stored_state(h) == before
+    await h.say(ANN, "leave")
+    (kept,) = await h.say(ANN, "no")
+    assert kept.text == KEPT and await stored_state(h) == before
+    await h.say(ANN, "leave")
+    said = await h.say(ANN, "tak")
+    assert [r.text for r in said] == [
+        "Ann left, the last person at the table: the game is over, with no result."
+    ]
+    assert CHANNEL.key not in h.manager.tables

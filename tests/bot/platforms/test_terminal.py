@@ -182,9 +182,15 @@ def db_args(tmp_path: Path, name: str = "t.db") -> list[str]:
 def test_scripts_run_installs_only_when_pyproject_changes_and_passes_arguments_on(
     tmp_path: Path,
 ) -> None:
-    """scripts/run in a copy of the project whose .venv logs what it is asked to do."""
+    """scripts/run in a copy of the project whose .venv logs what it is asked to do: the
+    locked packages (hashes checked), then the project, only when the lock or pyproject.toml
+    changed; its arguments go on to ``rummikub run``."""
     (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "run").write_bytes((ROOT / "scripts" / "run").read_bytes())
+    for name in ("run", "venv.sh"):
+        (tmp_path / "scripts" / name).write_bytes((ROOT / "scripts" / name).read_bytes())
+    (tmp_path / "requirements").mkdir()
+    lock = tmp_path / "requirements" / "run.txt"
+    lock.write_text("x==1 \\\n    --hash=sha256:00\n")
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
@@ -193,6 +199,11 @@ def test_scripts_run_installs_only_when_pyproject_changes_and_passes_arguments_o
         tool = bin_dir / name
         tool.write_text(f'#!/usr/bin/env bash\necho "{name} $*" >> "{log}"\n')
         tool.chmod(0o755)
+    install = [
+        "python -m pip install -q --disable-pip-version-check --require-hashes -r "
+        "requirements/run.txt",
+        "python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .",
+    ]
 
     def start(*args: str) -> list[str]:
         log.write_text("")
@@ -200,16 +211,16 @@ def test_scripts_run_installs_only_when_pyproject_changes_and_passes_arguments_o
             ["bash", str(tmp_path / "scripts" / "run"), *args], capture_output=True, text=True
         )
         assert done.returncode == 0, done.stderr
-        return log.read_text().splitlines()
+        calls = log.read_text().splitlines()
+        return [call for call in calls if not call.startswith("python -c")]  # version checks
 
-    assert start("--new", "--timer", "300") == [
-        "python -m pip install -q -e .",
-        "rummikub run --new --timer 300",
-    ]
+    assert start("--new", "--timer", "300") == [*install, "rummikub run --new --timer 300"]
     assert start("--hints") == ["rummikub run --hints"]  # nothing changed: no install
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '2'\n")
-    assert start() == ["python -m pip install -q -e .", "rummikub run"]
+    assert start() == [*install, "rummikub run"]
     assert start() == ["rummikub run"]
+    lock.write_text("x==2 \\\n    --hash=sha256:01\n")  # bash scripts/lock moved a version
+    assert start() == [*install, "rummikub run"]
 
 
 def test_run_passes_the_terminal_game_options_on(tmp_path: Path) -> None:
