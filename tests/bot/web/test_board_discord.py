@@ -106,3 +106,26 @@ async def test_the_ephemeral_turn_panel_links_to_that_players_own_board(
         return any(f"[{face}]" in m.text for m in fake.dms_to(mover.id) if not m.deleted)
 
     await wait_for(panel_shows_it, timeout=10)  # the chat's panel follows the board
+
+
+async def test_without_a_board_the_turn_panel_has_no_link(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'plain.db'}")
+    await db.start()
+    manager = GameManager(db, scheduler=ManualScheduler(), presenter=Presenter(images=False))
+    h = DiscordHarness(fake)
+    await h.login(RummikubBot(manager))  # no WEB_BASE_URL: no board
+    try:
+        alice, bob = h.member("alice"), h.member("bob")
+        await h.slash(alice, "start", games=1)
+        lobby = next(m for m in fake.channel_messages(h.channel_id) if "Join" in str(m.buttons()))
+        await h.click(bob, lobby, "Join")
+        await h.click(alice, lobby, "Deal")
+        seen = fake.visible_to(alice.id, set()) + fake.visible_to(bob.id, set())
+        assert any("Done" in str(m.buttons()) for m in seen)  # a turn panel was sent
+        assert not any(links(m) for m in seen + fake.channel_messages(h.channel_id))
+    finally:
+        await h.close()
+        await manager.close()
+        await db.close()
