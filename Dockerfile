@@ -25,11 +25,12 @@ ENV PATH=/opt/rummikub/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     DATABASE_URL=sqlite+aiosqlite:////data/rummikub.db \
     METRICS_LISTEN=0.0.0.0 \
-    METRICS_PORT=9464
+    METRICS_PORT=9464 \
+    WEB_LISTEN=0.0.0.0
 USER rummikub
 WORKDIR /data
 VOLUME ["/data"]
-EXPOSE 9464
+EXPOSE 9464 8480
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ['METRICS_PORT'], timeout=4)"]

@@ -14,7 +14,7 @@ manager: ``tests/bot/test_contract.py`` fails on any other member an adapter rea
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
@@ -60,11 +60,21 @@ class ChannelRef:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button; pressing it is the same as its ``command`` typed by the presser."""
+    """A button; pressing it is the same as its ``command`` typed by the presser.
+
+    With ``url`` it is a link button instead: it opens that address and sends no command.
+    ``web_app`` asks a platform that has them to open the address inside the app, signed by
+    the platform (a Telegram Mini App, private chats only); elsewhere it is a plain link."""
 
     label: str
     command: str
     style: str = "secondary"  # primary | secondary | success | danger
+    url: str | None = None
+    web_app: bool = False
+
+    @property
+    def is_link(self) -> bool:
+        return self.url is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +152,89 @@ class Completions:
 
 
 Outbox = Callable[[Reply], Awaitable[None]]
+
+
+# --- the board: one player's view of a channel's game, as plain data --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTile:
+    """One physical tile as a board shows it.
+
+    ``code`` names exactly this tile in a command (``R7``, ``R7#1``, ``J#1``), so a board can
+    say which of two R7s it moves; ``face`` is what it shows (``R7``, ``J``). ``joker_face`` is
+    what a joker stands for (``R4``; ``9`` for either missing colour of a group; ``""`` when it
+    stands for nothing yet). ``marked``: placed or moved this turn (on the table), just drawn or
+    taken from the table (on the rack)."""
+
+    code: str
+    face: str
+    color: str  # K, B, O, R; "" for a joker
+    number: int  # 1-13; 0 for a joker
+    joker_face: str = ""
+    marked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMeld:
+    """A numbered meld of the table or of the viewer's draft. Numbers are the ones the chat
+    shows and stay put for the whole turn: a meld emptied by a move stays, with no tiles.
+    ``reason`` is why it is not a valid set, the sentence the chat gives, in the board's
+    language (``""`` when valid or empty)."""
+
+    number: int
+    tiles: tuple[BoardTile, ...]
+    valid: bool
+    reason: str = ""
+    kind: str = ""  # run | group | "" (empty or not valid)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSeat:
+    """A seat as everyone may see it: a name and a tile count, never the tiles."""
+
+    name: str
+    tiles: int
+    current: bool = False
+    ai: bool = False
+    melded: bool = False
+    you: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """What one player's board shows of a channel (``GameService.board``).
+
+    ``melds`` are the viewer's own draft while it is their turn, else the committed table;
+    ``rack`` is set only for the seat's owner (anyone else gets ``None``: the public table at
+    most), in their sort order (``sort_by``). ``can_act``: it is their turn and they may send
+    board actions. ``problems`` are the sentences ``done`` would refuse with (empty when it
+    would commit). ``step`` counts the channel's changes in this process (``watch`` yields the
+    same numbers), so a board can tell an older answer from a newer one. Every sentence is in
+    ``lang``, the viewer's language."""
+
+    channel: str
+    phase: str  # none | lobby | playing
+    lang: str
+    step: int
+    seats: tuple[BoardSeat, ...] = ()
+    turn: int = 0
+    current: str = ""  # the name of the seat to play
+    seconds_left: float | None = None
+    pool: int = 0
+    melds: tuple[BoardMeld, ...] = ()
+    rack: tuple[BoardTile, ...] | None = None
+    sort_by: str = "color"  # color | number
+    seat: int | None = None  # the viewer's seat
+    name: str = ""  # the viewer's name at the table
+    can_act: bool = False
+    can_undo: bool = False
+    changed: bool = False  # the draft differs from the table at the start of the turn
+    problems: tuple[str, ...] = ()
+    melded: bool = False  # the viewer has made the initial meld (may touch table melds)
+    threshold: int = 30
+    hints: bool = False
+    last: str = ""  # the last finished turn in one line, in ``lang``
 
 
 class BatchOutbox(Protocol):
@@ -283,6 +376,25 @@ class GameService(Protocol):
 
     async def start_clock(self, channel: ChannelRef) -> None:
         """Give a stopped clock its time left back and arm the timers."""
+        ...
+
+    async def board(self, player: PlayerRef, channel: ChannelRef) -> BoardState:
+        """``player``'s board of ``channel`` as it is now, read under the channel's lock from
+        the stored game. Only the seat's owner gets that seat's rack and draft; anyone else
+        gets the public table (``phase`` "none" where no game or lobby is open)."""
+        ...
+
+    def watch(self, channel: ChannelRef) -> AsyncIterator[int]:
+        """The channel's change counter now, then again each time the channel may have
+        changed (a draft step, a commit, a timeout, an AI move, the game ending, a reply
+        sent again): a board reads ``board`` again when it moves. Never ends by itself;
+        the caller stops iterating when its viewer leaves."""
+        ...
+
+    async def deliver(self, replies: Sequence[Reply]) -> None:
+        """Send replies that no adapter is answering (what a board action caused in the
+        chat) through the outboxes registered with ``set_outbox``, as a timer's replies are
+        sent."""
         ...
 
 

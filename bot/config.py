@@ -27,7 +27,10 @@ TURN_SECONDS = (10, 7 * 24 * 3600)  # the limits engine.Rules applies to the tim
 _TELEGRAM_TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{1,100}")
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as secret_token
 _PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
-_SECRET_FIELDS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
+_SECRET_FIELDS = frozenset(
+    {"discord_token", "telegram_token", "telegram_webhook_secret", "web_secret"}
+)
+WEB_SECONDS = (60, 7 * 24 * 3600)  # how long a board link or Telegram sign-in may be used
 
 
 class SettingsError(ValueError):
@@ -60,6 +63,12 @@ class BotSettings(BaseSettings):
     theme: Literal["light", "dark"] = "light"
     log_level: LogLevel = "INFO"
     http_log_level: LogLevel = "WARNING"  # httpx, httpcore, discord.http, ...: request loggers
+    web_base_url: str | None = None  # the board's public https address; unset: no board
+    web_listen: str = "127.0.0.1"  # where the board's server listens (behind a proxy)
+    web_port: int = 8480  # 0: any free port
+    web_link_seconds: int = 3600  # how long a signed board link (and a board session) lasts
+    web_init_data_seconds: int = 3600  # how old a Telegram Mini App sign-in may be
+    web_secret: SecretStr | None = None  # signs board links; unset: one kept in the database
     log_format: Literal["text", "json"] = "text"
     # The operations endpoint (/healthz, /readyz, /metrics): off unless METRICS_PORT is set
     metrics_listen: str | None = None
@@ -114,7 +123,36 @@ class BotSettings(BaseSettings):
                 raise ValueError("Telegram calls webhooks only at https:// addresses")
         return value
 
-    @field_validator("telegram_webhook_listen", "metrics_listen")
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            parsed = urlparse(value)
+            local = parsed.scheme == "http" and parsed.hostname in ("127.0.0.1", "localhost")
+            if not parsed.netloc or (parsed.scheme != "https" and not local):
+                raise ValueError(
+                    "the board needs an https:// address (http:// only on 127.0.0.1 or localhost)"
+                )
+            if parsed.query or parsed.fragment:
+                raise ValueError("give the board's address without ? or #")
+        return value
+
+    @field_validator("web_secret")
+    @classmethod
+    def _web_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().strip()) < 32:
+            raise ValueError("use at least 32 characters (for example: openssl rand -hex 32)")
+        return value
+
+    @field_validator("web_link_seconds", "web_init_data_seconds")
+    @classmethod
+    def _web_seconds(cls, value: int) -> int:
+        lo, hi = WEB_SECONDS
+        if not lo <= value <= hi:
+            raise ValueError(f"use {lo} to {hi} seconds (7 days)")
+        return value
+
+    @field_validator("telegram_webhook_listen", "metrics_listen", "web_listen")
     @classmethod
     def _listen(cls, value: str | None) -> str | None:
         if value is not None and (
@@ -139,6 +177,13 @@ class BotSettings(BaseSettings):
     def _port(cls, value: int) -> int:
         if not 1 <= value <= 65535:
             raise ValueError("a port is a number from 1 to 65535")
+        return value
+
+    @field_validator("web_port")
+    @classmethod
+    def _web_port(cls, value: int) -> int:
+        if not 0 <= value <= 65535:
+            raise ValueError("a port is a number from 1 to 65535 (0: any free port)")
         return value
 
     @field_validator("turn_seconds")

@@ -88,6 +88,12 @@ class RedactSecrets(logging.Filter):
                 forms.update({secret, quote(secret, safe=""), quote(secret)})
         self.forms = sorted(forms, key=len, reverse=True)  # longest first
 
+    def add(self, secret: str) -> None:
+        """Redact ``secret`` too from now on (one the bot made or read after start-up)."""
+        if len(secret) >= MIN_SECRET:
+            forms = {*self.forms, secret, quote(secret, safe=""), quote(secret)}
+            self.forms = sorted(forms, key=len, reverse=True)
+
     def redact(self, text: str) -> str:
         for form in self.forms:
             if form in text:
@@ -109,6 +115,14 @@ class RedactSecrets(logging.Filter):
         if record.stack_info:
             record.stack_info = self.redact(record.stack_info)
         return True
+
+
+def redact_also(secret: str) -> None:
+    """Add ``secret`` to the redaction filter of every handler on the root logger."""
+    for handler in logging.getLogger().handlers:
+        for found in handler.filters:
+            if isinstance(found, RedactSecrets):
+                found.add(secret)
 
 
 class JsonLines(JsonFormatter):

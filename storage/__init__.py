@@ -27,6 +27,7 @@ from storage.records import (
     StoredGame,
     StoredMatch,
 )
+from storage.secrets import ServerSecrets
 from storage.settings import SettingsRepository
 from storage.stats import StatsRepository
 
@@ -56,6 +57,7 @@ __all__ = [
     "RatingPoint",
     "RatingRepository",
     "Seat",
+    "ServerSecrets",
     "SettingsRepository",
     "Standing",
     "StatsRepository",

@@ -22,6 +22,7 @@ from storage.notices import NoticeRepository
 from storage.outbox import OutboxRepository
 from storage.players import PlayerLanguageRepository
 from storage.rating_reads import RatingRepository
+from storage.secrets import ServerSecrets
 from storage.settings import SettingsRepository
 from storage.stats import StatsRepository
 
@@ -32,7 +33,8 @@ class Database(Connection):
     """A connection (``await start()`` creates or upgrades the schema, ``await close()``
     ends) and the repositories on it: ``games``, ``matches``, ``settings``, ``stats``,
     ``lobbies``, ``claims``, ``outbox``, ``players`` (languages), ``messages`` (slots),
-    ``ratings`` (skill ratings) and ``notices`` (``notify`` subscriptions)."""
+    ``ratings`` (skill ratings), ``notices`` (``notify`` subscriptions) and ``secrets`` (keys
+    the bot made for itself)."""
 
     def __init__(
         self,
@@ -61,3 +63,4 @@ class Database(Connection):
         self.messages = MessageSlots(self)
         self.ratings = RatingRepository(self)
         self.notices = NoticeRepository(self)
+        self.secrets = ServerSecrets(self)

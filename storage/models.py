@@ -293,3 +293,14 @@ class OutboxRow(StorageModel, table=True):
     delivered_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
     __table_args__ = (Index(None, "delivered_at", "created_at"),)
+
+
+class ServerSecretRow(StorageModel, table=True):
+    """A secret the bot made for itself and must keep across restarts (the key that signs
+    board links when ``WEB_SECRET`` is not set), by name."""
+
+    __tablename__: ClassVar[str] = "server_secret"
+
+    name: str = Field(primary_key=True, max_length=64)
+    value: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))

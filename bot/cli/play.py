@@ -16,7 +16,10 @@ from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from bot.config import BotSettings
+    from bot.manager import GameManager
     from bot.scheduler import Scheduler
+    from bot.web import BoardServer
+    from storage import Database
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -91,6 +94,11 @@ def configure(parser: argparse._ActionsContainer, *, with_db: bool = True) -> No
             metavar="URL",
             help="database URL (default: DATABASE_URL or sqlite file rummikub.db)",
         )
+    parser.add_argument(
+        "--board",
+        action="store_true",
+        help="also serve your turn as a drag-and-drop web board on 127.0.0.1 and print its link",
+    )
     parser.add_argument(
         "--new",
         action="store_true",
@@ -258,11 +266,16 @@ async def _play(
         channel = terminal_channel()
         manager.hold_clock(channel)
         await manager.resume()
+        board: BoardServer | None = None
         try:
             await manager.presenter.warm_up()
             terminal = TerminalAdapter(
                 manager, name=args.name, save_png=args.save_png, started_new=args.new
             )
+            if args.board:
+                board = await _start_board(config, manager, db)
+                links = board.links
+                terminal.board_link = lambda: links.link(terminal.player, terminal.channel)
             if args.new and terminal.playing:
                 # --new is the operator's yes to the question cancel asks about a game under
                 # way (a lobby closes at once)
@@ -270,9 +283,12 @@ async def _play(
                 if terminal.playing:
                     await terminal.send("cancel yes")
             await terminal.setup(ai, settings)
+            await terminal.show_board_link()
             return await terminal.loop(await stdin_reader(), stop=stop)
         finally:
             try:
+                if board is not None:
+                    await board.stop()
                 await manager.pause_clock(channel)
             finally:
                 await manager.close()
@@ -280,3 +296,16 @@ async def _play(
         await db.close()
         for number in STOP_SIGNALS:
             loop.remove_signal_handler(number)
+
+
+async def _start_board(config: BotSettings, manager: GameManager, db: Database) -> BoardServer:
+    """The web board of the terminal game, on this computer only (``WEB_PORT``; 0: any)."""
+    from bot.web import BoardConfig, start_board
+
+    local = BoardConfig(
+        base_url=None,
+        listen="127.0.0.1",
+        port=config.web_port,
+        link_seconds=config.web_link_seconds,
+    )
+    return await start_board(manager, db, local, config.secret("web_secret"))

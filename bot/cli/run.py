@@ -19,6 +19,9 @@ from bot.cli import options
 
 if TYPE_CHECKING:
     from bot.config import BotSettings
+    from bot.manager import GameManager
+    from bot.web import BoardServer
+    from storage import Database
 
 log = logging.getLogger("rummikub")
 
@@ -117,6 +120,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         default_language=config.language,
     )
     tasks: list[asyncio.Task[None]] = []
+    board: BoardServer | None = None
     operations: OperationsServer | None = None
     try:
         operations = await start_operations(
@@ -127,6 +131,8 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         )
         await manager.resume()
         await manager.presenter.warm_up()
+        board = await _start_board(config, manager, db)
+        links = board.links if board is not None else None
         discord_token = config.secret("discord_token")
         if discord_token:
             import discord
@@ -142,6 +148,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
                 shard_count=args.shard_count,
                 shard_ids=shard_ids,
                 stop=stop,
+                board=links,
             )
             tasks.append(asyncio.create_task(runner, name="discord"))
         telegram_token = config.secret("telegram_token")
@@ -156,18 +163,23 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
                 webhook_port=config.telegram_webhook_port,
                 webhook_secret=config.secret("telegram_webhook_secret"),
             )
-            runner = run_telegram(manager, telegram_token, config=telegram, stop=stop)
+            runner = run_telegram(manager, telegram_token, config=telegram, stop=stop, board=links)
             tasks.append(asyncio.create_task(runner, name="telegram"))
         waiting = asyncio.create_task(stop.wait())
         await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
         waiting.cancel()
         stop.set()  # one platform ended on its own (an error): stop the others too
+        if board is not None:  # open boards let go; their last actions reach the chat
+            await board.stop()
+            board = None
         results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
         stop.set()
         for task in tasks:
             if not task.done():
                 task.cancel()
+        if board is not None:
+            await board.stop()
         if operations is not None:
             await operations.stop()
         await manager.close()
@@ -179,3 +191,22 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         log.error("a platform stopped with an error", exc_info=failure)
     log.info("stopped")
     return 1 if failures else 0
+
+
+async def _start_board(
+    config: BotSettings, manager: GameManager, db: Database
+) -> BoardServer | None:
+    """The web board, when ``WEB_BASE_URL`` says where people reach it (else nothing)."""
+    if not config.web_base_url:
+        return None
+    from bot.web import BoardConfig, start_board
+
+    web = BoardConfig(
+        base_url=config.web_base_url,
+        listen=config.web_listen,
+        port=config.web_port,
+        link_seconds=config.web_link_seconds,
+        init_data_seconds=config.web_init_data_seconds,
+        telegram_token=config.secret("telegram_token"),
+    )
+    return await start_board(manager, db, web, config.secret("web_secret"))

@@ -12,6 +12,7 @@ import logging
 import re
 from typing import Any
 
+from bot.i18n import board as i18n_board
 from bot.i18n import pl_engine, pl_pictures, ratings
 from engine.messages import Renderable, Translate, english
 from renderers.words import FORMS, PLURAL_RULES
@@ -446,6 +447,9 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 for _lang, _sentences in ratings.MESSAGES.items():  # ratings and notify: their own module
     MESSAGES[_lang].update(_sentences)
+for _lang, _board in i18n_board.MESSAGES.items():  # the web board's page and button
+    MESSAGES[_lang].update(_board)
+
 
 PLURAL_BY: dict[str, str] = {
     "table_full": "max",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 
@@ -47,7 +47,10 @@ class Resender:
         *,
         shared: bool,
         owner: str,
+        changed: Callable[[str], None] = lambda key: None,
     ) -> None:
+        """``changed`` is told of each channel whose game a re-send read again (open boards
+        read it too)."""
         self._db = db
         self._tables = tables
         self._store = store
@@ -57,6 +60,7 @@ class Resender:
         self._faults = faults
         self._shared = shared
         self._owner = owner
+        self._changed = changed
         self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
         self._confirming: asyncio.Task[None] | None = None
         self._pruned_at = 0.0
@@ -190,6 +194,8 @@ class Resender:
                 except Exception:
                     self._faults("cannot send again the outbox of game %s", game_id)
                     continue
+                finally:
+                    self._changed(channel.key)
             await self._delivery.send(replies)
 
     async def _claim(self, game_id: int, pending: list[OutboxEntry]) -> bool:

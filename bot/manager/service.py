@@ -10,9 +10,10 @@ import os
 import random
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
 from bot.api import (
+    BoardState,
     ChannelRef,
     Completions,
     Outbox,
@@ -30,10 +31,11 @@ from bot.commands import (
     shorten,
 )
 from bot.i18n import LANGUAGES, say, t
+from bot.manager.board import Boards
 from bot.manager.channels import Defaults
 from bot.manager.clock import Clock
 from bot.manager.confirm import Questions
-from bot.manager.deadlines import Deadlines
+from bot.manager.deadlines import Deadlines, TurnKey
 from bot.manager.delivery import Delivery
 from bot.manager.faults import Faults
 from bot.manager.languages import Languages
@@ -149,7 +151,16 @@ class GameManager:
             self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
         )
         self._metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
-        self.deadlines.connect(self._metrics.job(self.timers.run))  # each job counted
+        self.boards = Boards(
+            table=self.tables.get,
+            lock=self.tables.lock,
+            load=self.store.current,
+            channel_language=self.languages.safe,
+            player_language=self.languages.read_for,
+            now=self.scheduler.now,
+            shared=self.shared,
+        )
+        self.deadlines.connect(self._metrics.job(self._timer_fired))  # each job counted
         self.resender = Resender(
             db,
             self.tables,
@@ -160,6 +171,7 @@ class GameManager:
             self.faults,
             shared=self.shared,
             owner=self.owner,
+            changed=self.boards.changed,
         )
         routes = build_routes(
             self.lobby,
@@ -255,6 +267,25 @@ class GameManager:
     async def flush_confirmed(self) -> None:
         """Wait until every delivery confirmation so far is written."""
         await self.resender.flush_confirmed()
+
+    async def board(self, player: PlayerRef, channel: ChannelRef) -> BoardState:
+        """``player``'s board of ``channel``, read under the channel's lock."""
+        return await self.boards.read(player, channel)
+
+    def watch(self, channel: ChannelRef) -> AsyncIterator[int]:
+        """The channel's change counter, each time it moves (a board reads again then)."""
+        return self.boards.watch(channel.key)
+
+    async def deliver(self, replies: Sequence[Reply]) -> None:
+        """Send what a board action caused in the chat through the registered outboxes."""
+        await self.delivery.send(list(replies))
+
+    async def _timer_fired(self, key: str, turn: TurnKey, kind: str) -> None:
+        """A deadline fired: its job (``Timers.run``), then open boards read the channel."""
+        try:
+            await self.timers.run(key, turn, kind)
+        finally:
+            self.boards.changed(key)
 
     def has_table(self, channel: ChannelRef) -> bool:
         """Whether ``channel`` has a lobby or a game open in this process's memory."""
@@ -401,6 +432,8 @@ class GameManager:
                 await self.store.reload_quietly(channel)
                 said = await self.languages.safe(channel)
                 return [self.languages.tell(channel, player, said, "error")]
+            finally:
+                self.boards.changed(channel.key)  # an open board reads the channel again
 
     def _number_out_of_range(self, lang: str, command: Command, err: BadNumber) -> str:
         """What a number too long to read means in its command: the range of the setting it

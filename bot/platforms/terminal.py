@@ -11,7 +11,7 @@ import difflib
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -53,6 +53,7 @@ class TerminalAdapter:
         self._said_privately: str | None = None
         self._lobby_text: str | None = None  # the lobby's seat list as last shown
         self._at_prompt = False  # the prompt is on screen, waiting for a line
+        self.board_link: Callable[[], str] | None = None  # ``play --board``: a fresh link
         manager.set_outbox(_Screen(self), platform="terminal")
 
     async def arrived(self, replies: Sequence[Reply]) -> None:
@@ -161,6 +162,15 @@ class TerminalAdapter:
             await self.send("deal")
         await self._tell_settings()
 
+    async def show_board_link(self) -> None:
+        """With ``--board``: the player's own link to the web board of this game, signed
+        afresh (typed ``board`` shows a new one)."""
+        table = await self._summary()
+        if self.board_link is None or table is None:
+            return
+        self.out.write(t(table.lang, "board_terminal", url=self.board_link()) + "\n")
+        self.out.flush()
+
     async def _tell_settings(self) -> None:
         """The turn timer and hints of this match, and how to choose others next time."""
         table = await self._summary()
@@ -196,6 +206,9 @@ class TerminalAdapter:
             if text.lower() in TERMINAL_WORDS:
                 self.out.write(await self._bye())
                 return 0
+            if text == "board" and self.board_link is not None:
+                await self.show_board_link()
+                continue
             if not text:
                 continue
             command = read_command(text)  # read once: the terminal and the manager share it

@@ -4,9 +4,10 @@ rely on a member the contract does not declare)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
 from bot.api import (
+    BoardState,
     ChannelRef,
     Completions,
     Outbox,
@@ -90,6 +91,17 @@ class StandIn:
     @property
     def metrics(self) -> BotMetrics | None:
         return None
+
+    async def board(self, player: PlayerRef, channel: ChannelRef) -> BoardState:
+        return BoardState(channel=channel.key, phase="none", lang="en", step=0)
+
+    async def watch(self, channel: ChannelRef) -> AsyncIterator[int]:
+        yield 0
+
+    async def deliver(self, replies: Sequence[Reply]) -> None:
+        if self.outbox is not None:
+            for reply in replies:
+                await self.outbox(reply)
 
     def hold_clock(self, channel: ChannelRef) -> None:
         pass

@@ -749,8 +749,7 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: message can't be edited")
         return message
 
-    @staticmethod
-    def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+    def _markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
         markup = params.get("reply_markup")
         if markup is None:
             return None
@@ -765,13 +764,24 @@ class FakeTelegram:
             for button in row:
                 if not button.get("text"):
                     raise ApiError(400, "Bad Request: text buttons are unallowed in the keyboard")
-                kinds = [k for k in ("callback_data", "url") if k in button]
+                kinds = [k for k in ("callback_data", "url", "web_app") if k in button]
                 if len(kinds) != 1:
                     raise ApiError(400, "Bad Request: can't parse inline keyboard button")
+                if "web_app" in button:
+                    self._check_web_app(params, button["web_app"])
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= MAX_CALLBACK_DATA:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
         return markup
+
+    def _check_web_app(self, params: dict[str, Any], web_app: Any) -> None:
+        """A Mini App button: only in a private chat, only to an https:// address."""
+        chat = self.chats.get(int(params.get("chat_id", 0) or 0), {})
+        if chat.get("type") != "private":
+            raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+        url = web_app.get("url", "") if isinstance(web_app, dict) else ""
+        if not str(url).startswith("https://"):
+            raise ApiError(400, "Bad Request: inline keyboard button Web App URL is invalid")
 
     @staticmethod
     def _text(raw: Any, parse_mode: Any, limit: int, what: str) -> str:

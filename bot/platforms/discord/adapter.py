@@ -48,6 +48,7 @@ from bot.api import (
 from bot.commands import read_command
 from bot.i18n import locale_language, pl_menus, t
 from bot.operations.platforms import watch_discord
+from bot.web.links import BoardLinks, is_turn_panel, with_button
 from engine.ai import AI_LEVELS
 from storage.messages import MessageSlots
 
@@ -212,6 +213,13 @@ def _button(button: Button, slot: str | None, chan: str, index: int) -> CommandB
     return CommandButton(item, match)
 
 
+def _link_button(button: Button) -> discord.ui.Button[discord.ui.View]:
+    """A button that opens its address (a board link); Discord sends no interaction."""
+    return discord.ui.Button(
+        label=button.label[:80], style=discord.ButtonStyle.link, url=button.url
+    )
+
+
 def _select_pages(select: Select) -> list[list[discord.SelectOption]]:
     seen: dict[str, int] = {}
     options: list[discord.SelectOption] = []
@@ -263,12 +271,16 @@ def build_view(reply: Reply) -> discord.ui.View | None:
         made = _selects(select, reply.slot, chan, index)
         index += len(made)
         pages.append(made)
-    button_rows: list[list[CommandButton]] = []
+    button_rows: list[list[CommandButton | discord.ui.Button[discord.ui.View]]] = []
     for row in reply.buttons:
         for start in range(0, len(row), 5):
-            chunk = []
+            chunk: list[CommandButton | discord.ui.Button[discord.ui.View]] = []
             for button in row[start : start + 5]:
-                made_button = _button(button, reply.slot, chan, index)
+                made_button = (
+                    _link_button(button)
+                    if button.is_link
+                    else _button(button, reply.slot, chan, index)
+                )
                 index += 1
                 if made_button is not None:
                     chunk.append(made_button)
@@ -291,7 +303,8 @@ def build_view(reply: Reply) -> discord.ui.View | None:
         row_number += 1
     for button_row in button_rows[: MAX_ROWS - row_number]:
         for button_item in button_row:
-            button_item.item.row = row_number
+            placed = button_item.item if isinstance(button_item, CommandButton) else button_item
+            placed.row = row_number
             view.add_item(button_item)
         row_number += 1
     return view
@@ -435,6 +448,7 @@ class ReplySender:
     told_dm_closed: set[tuple[str, str]] = field(default_factory=set)
     language: Callable[[ChannelRef], Awaitable[str]] | None = None
     service: GameService | None = None  # told which outbox entries reached Discord
+    board: BoardLinks | None = None  # the web board: a signed link on each turn panel
 
     async def deliver(self, replies: Sequence[Reply], ctx: Invocation | None = None) -> None:
         """Send each reply; one that Discord accepted confirms its outbox entries."""
@@ -601,6 +615,7 @@ class ReplySender:
         if target.platform != PLATFORM:
             log.error("dropping a private reply for %s: not a Discord user", target.key)
             return False
+        reply = await self._with_board(reply, target)
         is_invoker = ctx is not None and target.same_person(ctx.player)
         # Racks go by DM (a lasting copy) unless asked for here or updated in place.
         if (
@@ -617,6 +632,13 @@ class ReplySender:
             await self._ephemeral(reply, ctx)
         await self._tell_dm_closed(target, reply.channel)
         return shown
+
+    async def _with_board(self, reply: Reply, target: PlayerRef) -> Reply:
+        """A turn panel with a link button to the web board, signed for its owner alone."""
+        if self.board is None or self.service is None or not is_turn_panel(reply):
+            return reply
+        lang = await private_language(self.service, target, reply.channel)
+        return with_button(reply, self.board.link_button(target, reply.channel, lang))
 
     async def _ephemeral(self, reply: Reply, ctx: Invocation) -> None:
         rendered = render(reply)
@@ -768,11 +790,14 @@ class RummikubCog(
         bot: commands.AutoShardedBot,
         service: GameService,
         messages: MessageSlots | None = None,
+        board: BoardLinks | None = None,
     ) -> None:
         super().__init__()
         self.bot = bot
         self.service = service
-        self.sender = ReplySender(bot, language=self._language, store=messages, service=service)
+        self.sender = ReplySender(
+            bot, language=self._language, store=messages, service=service, board=board
+        )
         service.set_outbox(self.sender.outbox, platform=PLATFORM)
         self._guild_of: dict[str, int] = {}  # channel id -> its guild, as interactions tell
         service.set_server_channels(PLATFORM, self.server_channels)
@@ -1297,9 +1322,11 @@ class RummikubBot(commands.AutoShardedBot):
         shard_count: int | None = None,
         shard_ids: list[int] | None = None,
         messages: MessageSlots | None = None,
+        board: BoardLinks | None = None,
     ) -> None:
         """``messages`` keeps the ids of the messages edited in place; by default the game
-        service's database (``service.db``), else nothing is kept across restarts."""
+        service's database (``service.db``), else nothing is kept across restarts. ``board``
+        puts a link to the web board on every turn panel."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -1316,11 +1343,12 @@ class RummikubBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.guild_ids = list(guild_ids)
         self.messages = messages if messages is not None else service.messages
+        self.board = board
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
         await self.tree.set_translator(MenuTranslator())
-        await self.add_cog(RummikubCog(self, self.service, self.messages))
+        await self.add_cog(RummikubCog(self, self.service, self.messages, self.board))
         if self.sync_commands:
             await self.sync_now()
 
@@ -1352,6 +1380,7 @@ async def run_discord(
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
     stop: asyncio.Event | None = None,
+    board: BoardLinks | None = None,
 ) -> None:
     """Run the Discord bot until ``stop`` is set (used by ``rummikub run``).
 
@@ -1365,6 +1394,7 @@ async def run_discord(
         guild_ids=guild_ids,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        board=board,
     )
     async with bot:
         running = asyncio.create_task(bot.start(token), name="discord-client")

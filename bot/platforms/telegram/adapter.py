@@ -81,6 +81,7 @@ from bot.platforms.telegram.render import (
     to_html,
 )
 from bot.platforms.telegram.state import TelegramState
+from bot.web.links import BoardLinks, is_turn_panel, with_button
 from storage.messages import MessageSlots
 
 log = logging.getLogger(__name__)
@@ -322,11 +323,17 @@ class TelegramAdapter:
         rate_limiter: BaseRateLimiter[Any] | None = None,
         state: TelegramState | None = None,
         messages: MessageSlots | None = None,
+        board: BoardLinks | None = None,
     ) -> None:
         """``messages`` keeps which messages show the lobby, table, racks and panels; by
-        default in the game service's database (``service.db``), else in the state file."""
+        default in the game service's database (``service.db``), else in the state file.
+        ``board`` (an https address) puts an "Open board" Mini App button on turn panels."""
         self.service = service
         self.config = config
+        self.board = board
+        if board is not None and not board.base_url.startswith("https://"):
+            log.warning("Telegram: the board is not at an https:// address; no Open board button")
+            self.board = None
         self.state = state if state is not None else TelegramState(config.state_path)
         self.codes = CallbackCodes(self.state)
         self.messages = messages if messages is not None else service.messages
@@ -909,6 +916,8 @@ class TelegramAdapter:
                 self._link_notice(reply, player)
                 return False
         elsewhere = player is not None and reply.channel.chat_id != str(destination)
+        if player is not None:  # private replies go to the user's private chat
+            reply = await self._with_board(reply)
         markup = build_keyboard(
             reply.selects, reply.buttons, self.codes, reply.channel.chat_id if elsewhere else None
         )
@@ -954,6 +963,14 @@ class TelegramAdapter:
             self.state.put("unreachable", player.user_id, True)
             return False
         return True
+
+    async def _with_board(self, reply: Reply) -> Reply:
+        """A turn panel in the private chat, with the web board one tap away (a Mini App:
+        Telegram signs the user in, so the address names only the game's chat)."""
+        if self.board is None or not is_turn_panel(reply) or reply.private_to is None:
+            return reply
+        lang = await private_language(self.service, reply.private_to, reply.channel)
+        return with_button(reply, self.board.mini_app_button(reply.channel, lang))
 
     def _keep_for_later(self, reply: Reply, player: PlayerRef) -> None:
         """Keep the last few private notes until the user opens the chat again. Racks and
@@ -1128,10 +1145,11 @@ async def run_telegram(
     config: TelegramConfig | None = None,
     stop: asyncio.Event | None = None,
     rate_limiter: BaseRateLimiter[Any] | None = None,
+    board: BoardLinks | None = None,
 ) -> None:
     """Run the Telegram side of the bot until ``stop`` is set (or the task is cancelled)."""
     config = replace(config, token=token) if config else TelegramConfig(token=token)
-    adapter = TelegramAdapter(service, config, rate_limiter=rate_limiter)
+    adapter = TelegramAdapter(service, config, rate_limiter=rate_limiter, board=board)
     await adapter.start()
     try:
         await (stop or asyncio.Event()).wait()

@@ -13,7 +13,7 @@ import html
 from dataclasses import dataclass
 from typing import Literal
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.api import Button, File, Image, PlayerRef, Reply, Select
 from bot.platforms.telegram.state import TelegramState
@@ -175,6 +175,18 @@ def _select_buttons(
     return buttons
 
 
+def inline_button(
+    button: Button, codes: CallbackCodes, game_chat: str | None
+) -> InlineKeyboardButton:
+    """A command button (callback data), a link, or a Mini App (``web_app``: Telegram opens
+    the page inside the app and signs the user in; allowed in private chats only)."""
+    if button.url is not None and button.web_app:
+        return InlineKeyboardButton(button.label, web_app=WebAppInfo(button.url))
+    if button.url is not None:
+        return InlineKeyboardButton(button.label, url=button.url)
+    return InlineKeyboardButton(button.label, callback_data=codes.encode(button.command, game_chat))
+
+
 def build_keyboard(
     selects: tuple[Select, ...],
     buttons: tuple[tuple[Button, ...], ...],
@@ -183,13 +195,7 @@ def build_keyboard(
 ) -> InlineKeyboardMarkup | None:
     """Selects first (as rows of toggles), then the button rows, within Telegram's limits."""
     rows: list[list[InlineKeyboardButton]] = []
-    button_rows = [
-        [
-            InlineKeyboardButton(b.label, callback_data=codes.encode(b.command, game_chat))
-            for b in row
-        ]
-        for row in buttons
-    ]
+    button_rows = [[inline_button(b, codes, game_chat) for b in row] for row in buttons]
     room = MAX_BUTTONS - sum(len(row) for row in button_rows)
     for select in selects:
         toggles = _select_buttons(select, codes, game_chat)[: max(room, 0)]

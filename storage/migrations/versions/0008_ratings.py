@@ -3,7 +3,7 @@ order the games finished, so an upgraded database starts with the ratings live u
 have given.
 
 Revision ID: 0008
-Revises: 0006 (the lead points this at 0007 when merging)
+Revises: 0007
 Create Date: 2026-12-02
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
