@@ -64,13 +64,16 @@ class Button:
 
     With ``url`` it is a link button instead: it opens that address and sends no command.
     ``web_app`` asks a platform that has them to open the address inside the app, signed by
-    the platform (a Telegram Mini App, private chats only); elsewhere it is a plain link."""
+    the platform (a Telegram Mini App, private chats only); elsewhere it is a plain link.
+    ``turn``: the game turn this button was made for (None: good at any time); an adapter
+    carries it in the button's id and hands it back as ``Command.turn`` when it is clicked."""
 
     label: str
     command: str
     style: str = "secondary"  # primary | secondary | success | danger
     url: str | None = None
     web_app: bool = False
+    turn: int | None = None
 
     @property
     def is_link(self) -> bool:

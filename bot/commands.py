@@ -299,13 +299,17 @@ class Command:
     """A command as data, read once at the edge (``read_command``): its verb and the words
     after it, a draft step already read into its engine action, and, for input that is not a
     command the manager can run, what is wrong with it (``problem``: one sentence; ``verb`` is
-    "" when the word is no verb at all). ``source`` is the text it was read from."""
+    "" when the word is no verb at all). ``source`` is the text it was read from. ``turn``: for
+    a click on a button made for one turn (``Button.turn``), that turn's number, so a click
+    that arrives after the turn ended (a panel left open, a platform delivering it twice) is
+    refused; None for typed commands."""
 
     verb: str
     args: str = ""
     action: Action | None = None
     problem: CommandError | BadNumber | None = None
     source: str = ""
+    turn: int | None = None
 
     @property
     def text(self) -> str:
