@@ -12,7 +12,7 @@ import pytest
 
 from engine import Game, Rules
 from storage import Database, Seat
-from tests.storage.test_crash import ROOT, backend_url, worker
+from tests.kills import ROOT, backend_url, command
 
 
 def target_db(target: list[str]) -> Database:
@@ -45,7 +45,8 @@ async def test_two_processes_on_the_same_games_lose_no_update(backend: str, tmp_
             journals = [tmp_path / f"racer{i}.jsonl" for i in range(2)]
             racers = [
                 subprocess.Popen(
-                    worker(
+                    command(
+                        "tests.storage.crash_worker",
                         "race",
                         *target,
                         "--journal",

@@ -27,8 +27,8 @@ from storage.ratings import (
     replay_rows,
 )
 from storage.skill import ai_entity, person_entity
+from tests.kills import ROOT, backend_url
 from tests.storage.rating_games import PLATFORM, ai, finish_game, person, seeded_series
-from tests.storage.test_crash import ROOT, backend_url
 
 SCOPE = "channel:room"
 
