@@ -15,7 +15,7 @@ by faces in ``engine.copies``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.actions import (
     Action,
@@ -35,11 +35,31 @@ from engine.melds import Meld, MeldKind, analyse
 from engine.messages import Msg, either
 from engine.notation import TileToken
 from engine.rules import turn_problems
+from engine.settings import Rules
 from engine.slots import DraftState, Slot, keep_numbers
 from engine.tiles import Face, Tile
 
-if TYPE_CHECKING:
-    from engine.game import Game
+
+class Seated(Protocol):
+    """What a draft reads of its player's seat: the rack, and whether they have melded."""
+
+    @property
+    def rack(self) -> Sequence[Tile]: ...
+    @property
+    def melded(self) -> bool: ...
+
+
+class Position(Protocol):
+    """What a draft reads of the game it was opened on (an ``engine.Game``): the table, the
+    seats and the rules. Declared here so that the draft does not import the game that holds
+    it."""
+
+    @property
+    def table(self) -> Sequence[Meld]: ...
+    @property
+    def players(self) -> Sequence[Seated]: ...
+    @property
+    def rules(self) -> Rules: ...
 
 
 ON_RACK = Msg("on your rack")
@@ -54,7 +74,7 @@ def _in_meld(number: int) -> Msg:
 class Draft:
     """The current player's working copy of the table and their rack."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Position, seat: int) -> None:
         self.game = game
         self.seat = seat
         self.base_table: tuple[Meld, ...] = tuple(game.table)

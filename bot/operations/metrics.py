@@ -38,7 +38,6 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from bot.api import ChannelRef
 from bot.commands import CommandError
 from bot.logs import log_context
 from engine import Game, TurnOutcome
@@ -84,6 +83,16 @@ TOLD_REASONS: Mapping[str, str] = {
 }
 
 
+class Where(Protocol):
+    """A channel as the metrics label it (``bot.api.ChannelRef``; not imported, since the
+    contract in ``bot.api`` names these metrics)."""
+
+    @property
+    def platform(self) -> str: ...
+    @property
+    def chat_id(self) -> str: ...
+
+
 class SeatLike(Protocol):
     @property
     def ai(self) -> str | None: ...
@@ -93,7 +102,7 @@ class TableLike(Protocol):
     """What the metrics read of a live table (``bot.manager.LiveTable``)."""
 
     @property
-    def channel(self) -> ChannelRef: ...
+    def channel(self) -> Where: ...
     @property
     def phase(self) -> str: ...
     @property
@@ -322,7 +331,7 @@ class BotMetrics:
     # ----- hooks (one line each where they are called) ---------------------------------------
 
     @contextmanager
-    def command(self, channel: ChannelRef, verb: str, *, game: int | None) -> Iterator[None]:
+    def command(self, channel: Where, verb: str, *, game: int | None) -> Iterator[None]:
         """Count and time one command (``verb``: its verb, "" for a word that is none); what
         it logs carries its platform, channel and game."""
         seen = _Scope(self)
