@@ -21,9 +21,12 @@ from PIL import Image as PILImage
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply, Select, SelectOption
 from bot.commands import ALL_VERBS, Command, parse_command
 from bot.platforms.telegram import TelegramAdapter, TelegramConfig, run_telegram
-from bot.platforms.telegram.adapter import GROUP_COMMANDS, api_urls, command_text
+from bot.platforms.telegram.app import GROUP_COMMANDS
+from bot.platforms.telegram.codes import MAX_CALLBACK
+from bot.platforms.telegram.config import api_urls
+from bot.platforms.telegram.handlers import command_text
 from bot.platforms.telegram.pacing import Limits
-from bot.platforms.telegram.render import MAX_CALLBACK, split_text, to_html
+from bot.platforms.telegram.render import split_text, to_html
 from tests.bot.doubles import StandIn, as_text
 from tests.fakes.telegram_api import FakeTelegram
 
