@@ -28,7 +28,7 @@ from bot.platforms.telegram.handlers import command_text
 from bot.platforms.telegram.pacing import Limits
 from bot.platforms.telegram.render import split_text, to_html
 from tests.bot.doubles import StandIn, as_text
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 # PTB 22 flags RetryAfter.retry_after as changing type when it is read.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")

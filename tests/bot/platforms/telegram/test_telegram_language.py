@@ -23,7 +23,7 @@ from tests.bot.platforms.telegram.test_telegram_game import (
     newest,
     settle,
 )
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 OLA = 3003
 CHANNEL = ChannelRef("telegram", str(GROUP))

@@ -22,7 +22,7 @@ from bot.commands import Command
 from bot.platforms.telegram import TelegramAdapter, TelegramConfig
 from bot.platforms.telegram.pacing import Limits
 from tests.bot.doubles import StandIn, as_text
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
