@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from bot.scheduler import ManualScheduler
-from tests.bot.platforms.telegram.test_telegram_game import (
+from tests.bot.platforms.telegram.whole_game import (
     ANN,
     BOB,
     GROUP,

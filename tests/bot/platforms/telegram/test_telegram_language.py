@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.api import ChannelRef, PlayerRef
 from bot.i18n import t
 from bot.scheduler import ManualScheduler
-from tests.bot.platforms.telegram.test_telegram_game import (
+from tests.bot.platforms.telegram.whole_game import (
     ANN,
     GROUP,
     MINUTE,
