@@ -17,8 +17,9 @@ Telegram's photos do), and InputMedia read as
 the Bot API server reads it (no ``media``, or an ``attach://`` name no file part carries: 400
 "can't parse InputMedia: media not found"). It enforces Telegram's limits: 20 new messages and
 20 edits a minute per group and 30 calls a second (429 with ``retry_after`` beyond), and
-callback answers refused after 15 s. Faults on demand: a 429 once, 5xx answers, a call held
-unanswered, a chat that is gone ("chat not found").
+callback answers refused after 15 s. Faults on demand: 429s, 5xx answers, a call held
+unanswered, a connection dropped unanswered, a chat that is gone ("chat not found"), a bot
+kicked from its group (403 "bot was kicked from the supergroup chat").
 
 A package in rooms: ``model`` (a call, an error answer, a stored message; Telegram's HTML and
 file checks), ``methods`` (the Bot API methods, answered as the real server answers them) and

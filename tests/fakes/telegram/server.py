@@ -73,6 +73,7 @@ class FakeTelegram(BotApiMethods):
         self._fetched = 0  # the highest update id handed out by getUpdates
         self._callback_ids = itertools.count(1)
         self._retry_after: dict[str, list[int]] = {}
+        self._drops: dict[str, int] = {}
         self._changed = asyncio.Condition()
         self._poll_generation = 0
         self._closing = False
@@ -183,6 +184,11 @@ class FakeTelegram(BotApiMethods):
         """The next call of ``method`` (the next ``times`` calls) answers 429 Too Many
         Requests with ``retry_after``."""
         self._retry_after[method] = [seconds] * times
+
+    def drop_next(self, method: str, times: int = 1) -> None:
+        """The next calls of ``method`` get no answer: the connection closes (a network
+        fault, seen from the bot, before anything was done)."""
+        self._drops[method] = times
 
     def kick_bot(self, chat_id: int) -> None:
         """The bot is removed from the group: every call for it now fails with 403."""
@@ -361,6 +367,11 @@ class FakeTelegram(BotApiMethods):
             return self._answer(call, ApiError(401, "Unauthorized"))
         if method != "getUpdates":
             self.calls.append(call)
+        if self._drops.get(method):
+            self._drops[method] -= 1
+            assert request.transport is not None
+            request.transport.abort()
+            return web.Response(status=500)  # never read: the connection is gone
         gate = self._holds.get(method)
         if gate is not None:
             await gate.wait()

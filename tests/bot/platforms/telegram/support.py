@@ -69,6 +69,7 @@ class TinyGame(StandIn):
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[tuple[str, str, str, bool]] = []
+        self.commands: list[Command | str] = []  # as handed in, read or not
         self.players: list[PlayerRef] = []
         self.turn = 0
         self.picked: dict[str, list[str]] = {}
@@ -112,6 +113,7 @@ class TinyGame(StandIn):
     async def handle(  # type: ignore[override]  # scripted by the command's text
         self, player: PlayerRef, channel: ChannelRef, text: str | Command, *, admin: bool = False
     ) -> list[Reply]:
+        self.commands.append(text)
         text = as_text(text)
         self.calls.append((player.user_id, channel.chat_id, text, admin))
         verb, _, rest = text.partition(" ")
