@@ -18,7 +18,7 @@ from bot.platforms.telegram.state import TelegramState
 
 MAX_CALLBACK = 64  # bytes of UTF-8, Telegram's limit
 IN_CHAT, IN_GAME, CODED = "/", "@", "~"
-_TURNED_RE = re.compile(r"([0-9]{1,9})([/@~].*)", re.DOTALL)
+_TURNED_RE = re.compile(r"([0-9]{1,18})([/@~].*)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class CallbackCodes:
 
     def encode(self, command: str, game_chat: str | None, turn: int | None = None) -> str:
         """Callback data for ``command``; ``game_chat`` when the button is outside that chat."""
-        mark = "" if turn is None else str(turn)
+        mark = str(turn) if turn is not None and 0 <= turn < 10**18 else ""
         data = f"{IN_GAME}{game_chat} {command}" if game_chat else f"{IN_CHAT}{command}"
         if len(f"{mark}{data}".encode()) <= MAX_CALLBACK:
             return f"{mark}{data}"
