@@ -1,14 +1,12 @@
 """Turning a neutral ``Reply`` into Telegram messages: HTML text, photos and inline keyboards.
 
-Pure functions plus the callback-code table; nothing here sends anything. Telegram's limits
-shape the result: a caption holds 1,024 characters and a message 4,096 (counted in UTF-16 code
-units), a keyboard at most 100 buttons and 8 a row, callback data at most 64 bytes.
+Pure functions (callback data comes from ``codes``); nothing here sends anything. Telegram's
+limits shape the result: a caption holds 1,024 characters and a message 4,096 (counted in
+UTF-16 code units), a keyboard at most 100 buttons and 8 a row, callback data at most 64 bytes.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 from dataclasses import dataclass
 from typing import Literal
@@ -16,17 +14,13 @@ from typing import Literal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.api import Button, File, Image, PlayerRef, Reply, Select
-from bot.platforms.telegram.state import TelegramState
+from bot.platforms.telegram.codes import CallbackCodes
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
-MAX_CALLBACK = 64
 MAX_BUTTONS = 100
 MAX_ROW = 8
 
-# Callback data forms: "/<command>" runs in the chat the message is in; "@<chat> <command>" runs
-# in game chat <chat> (buttons in the private chat); "~<code>" is a long form kept in the state.
-IN_CHAT, IN_GAME, CODED = "/", "@", "~"
 SELECTED_MARK = "✅ "
 
 
@@ -120,41 +114,6 @@ def build_parts(reply: Reply, markup: InlineKeyboardMarkup | None) -> list[Part]
     return parts + [Part("document", None, file=file) for file in reply.files]
 
 
-# --- callback data ---------------------------------------------------------------------------
-
-
-class CallbackCodes:
-    """Encodes a button's command (and the game chat it acts in) into callback data and back."""
-
-    def __init__(self, state: TelegramState) -> None:
-        self._state = state
-
-    def encode(self, command: str, game_chat: str | None) -> str:
-        """Callback data for ``command``; ``game_chat`` when the button is outside that chat."""
-        data = f"{IN_GAME}{game_chat} {command}" if game_chat else f"{IN_CHAT}{command}"
-        if len(data.encode()) <= MAX_CALLBACK:
-            return data
-        digest = hashlib.sha256(f"{game_chat or ''}\n{command}".encode()).digest()
-        code = base64.urlsafe_b64encode(digest[:15]).decode()
-        self._state.put("code", code, [game_chat or "", command])
-        return CODED + code
-
-    def decode(self, data: str) -> tuple[str | None, str] | None:
-        """``(game chat or None for "this chat", command)``, or None for an unknown code."""
-        if data.startswith(IN_CHAT):
-            return None, data[1:]
-        if data.startswith(IN_GAME):
-            chat, _, command = data[1:].partition(" ")
-            return chat, command
-        if data.startswith(CODED):
-            stored = self._state.get("code", data[1:])
-            if stored is None:
-                return None
-            chat, command = stored
-            return (chat or None), command
-        return None
-
-
 def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
@@ -184,7 +143,8 @@ def inline_button(
         return InlineKeyboardButton(button.label, web_app=WebAppInfo(button.url))
     if button.url is not None:
         return InlineKeyboardButton(button.label, url=button.url)
-    return InlineKeyboardButton(button.label, callback_data=codes.encode(button.command, game_chat))
+    data = codes.encode(button.command, game_chat, button.turn)
+    return InlineKeyboardButton(button.label, callback_data=data)
 
 
 def build_keyboard(
@@ -247,7 +207,9 @@ def notice_keyboard(
             [
                 InlineKeyboardButton(b.label, url=join_url)
                 if b.command == "join"
-                else InlineKeyboardButton(b.label, callback_data=codes.encode(b.command, game_chat))
+                else InlineKeyboardButton(
+                    b.label, callback_data=codes.encode(b.command, game_chat, b.turn)
+                )
                 for b in row
             ]
             for row in buttons

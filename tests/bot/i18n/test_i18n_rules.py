@@ -146,7 +146,7 @@ def test_the_polish_table_holds_nothing_the_code_no_longer_says() -> None:
 
 def test_every_telegram_menu_entry_has_polish_that_fits() -> None:
     from bot.i18n import pl_menus
-    from bot.platforms.telegram.adapter import GROUP_COMMANDS, PRIVATE_COMMANDS
+    from bot.platforms.telegram.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 
     for _, text in (*GROUP_COMMANDS, *PRIVATE_COMMANDS):
         assert text in pl_menus.PL, text

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.scheduler import ManualScheduler
-from tests.bot.platforms.telegram.test_telegram_game import (
+from tests.bot.platforms.telegram.test_telegram_match_verbs import deal
+from tests.bot.platforms.telegram.whole_game import (
     ANN,
     BOB,
     GROUP,
@@ -24,8 +25,7 @@ from tests.bot.platforms.telegram.test_telegram_game import (
     says,
     settle,
 )
-from tests.bot.platforms.telegram.test_telegram_match_verbs import deal
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 
 async def test_cancel_and_leave_ask_first_in_the_private_chat(tmp_path: Path) -> None:

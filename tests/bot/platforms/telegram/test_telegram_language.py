@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.api import ChannelRef, PlayerRef
 from bot.i18n import t
 from bot.scheduler import ManualScheduler
-from tests.bot.platforms.telegram.test_telegram_game import (
+from tests.bot.platforms.telegram.whole_game import (
     ANN,
     GROUP,
     MINUTE,
@@ -23,7 +23,7 @@ from tests.bot.platforms.telegram.test_telegram_game import (
     newest,
     settle,
 )
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 OLA = 3003
 CHANNEL = ChannelRef("telegram", str(GROUP))

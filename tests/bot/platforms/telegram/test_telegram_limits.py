@@ -10,19 +10,19 @@ with a mention and sends Y's panel privately.
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from PIL import Image as PILImage
 
 from bot.api import Button, ChannelRef, Image, Outbox, PlayerRef, Reply
 from bot.commands import Command
-from bot.platforms.telegram import TelegramAdapter, TelegramConfig
+from bot.platforms.telegram import TelegramAdapter
 from bot.platforms.telegram.pacing import Limits
 from tests.bot.doubles import StandIn, as_text
-from tests.fakes.telegram_api import FakeTelegram
+from tests.bot.platforms.telegram.support import png as solid_png
+from tests.bot.platforms.telegram.support import settle, telegram_config, wait_until
+from tests.fakes.telegram import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -32,9 +32,7 @@ FAST = Limits(backoff=0.02, max_backoff=0.1)
 
 
 def png(shade: int) -> bytes:
-    buffer = io.BytesIO()
-    PILImage.new("RGB", (30, 20), (shade % 256, 90, 40)).save(buffer, format="PNG")
-    return buffer.getvalue()
+    return solid_png((shade % 256, 90, 40), (30, 20))
 
 
 class TurnGame(StandIn):
@@ -135,19 +133,12 @@ class TurnGame(StandIn):
 def make_adapter(
     fake: FakeTelegram, game: TurnGame, tmp_path: Path, limits: Limits = FAST
 ) -> TelegramAdapter:
-    config = TelegramConfig(
-        token=fake.token,
-        api_base_url=fake.base_url,
-        state_path=str(tmp_path / "telegram-state.sqlite3"),
-        poll_timeout=5,
-        answer_within=0.5,
-        limits=limits,
-    )
-    return TelegramAdapter(game, config)
+    return TelegramAdapter(game, telegram_config(fake, tmp_path, answer_within=0.5, limits=limits))
 
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeTelegram]:
+    """This file's world: both players started the bot; the group has no admin."""
     async with FakeTelegram() as server:
         server.add_user(ANN, "Ann")
         server.add_user(BOB, "Bob")
@@ -168,25 +159,12 @@ async def bot(
         await adapter.stop()
 
 
-async def settle(fake: FakeTelegram, adapter: TelegramAdapter) -> None:
-    await fake.delivered()
-    await adapter.drain()
-
-
 async def seat_both(fake: FakeTelegram, adapter: TelegramAdapter) -> None:
     for user in (ANN, BOB):
         fake.send_group(GROUP, user, "/join")
         await settle(fake, adapter)
     fake.send_group(GROUP, ANN, "/deal")
     await settle(fake, adapter)
-
-
-async def wait_until(condition: object, timeout: float = 5.0) -> None:
-    async def poll() -> None:
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(poll(), timeout)
 
 
 # --- defect 1: one new group message per turn, under the group limit -------------------------

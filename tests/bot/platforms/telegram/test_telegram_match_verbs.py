@@ -16,7 +16,7 @@ from PIL import Image as PILImage
 
 from bot.scheduler import ManualScheduler
 from engine.record import parse_record, replay_game
-from tests.bot.platforms.telegram.test_telegram_game import (
+from tests.bot.platforms.telegram.whole_game import (
     ANN,
     BOB,
     GROUP,
@@ -29,7 +29,7 @@ from tests.bot.platforms.telegram.test_telegram_game import (
     settle,
     turn_in_group,
 )
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 MAX_TURNS = 300
 
