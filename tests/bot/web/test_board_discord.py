@@ -14,7 +14,7 @@ from playwright.async_api import async_playwright
 
 from bot.api import ChannelRef
 from bot.manager import GameManager
-from bot.platforms.discord.adapter import RummikubBot
+from bot.platforms.discord.client import RummikubBot
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from bot.web import BoardConfig, BoardServer

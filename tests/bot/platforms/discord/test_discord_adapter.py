@@ -15,20 +15,14 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.api import Button, ChannelRef, Image, PlayerRef, Reply, Select, SelectOption
+from bot.api import Button, ChannelRef, Completions, Image, PlayerRef, Reply, Select, SelectOption
 from bot.commands import Command
 from bot.i18n import t
-from bot.platforms.discord.adapter import (
-    SETTINGS,
-    TEXT_NO_POST,
-    TEXT_STALE_BUTTON,
-    Completions,
-    RummikubBot,
-    build_view,
-    decode_values,
-    invite_url,
-    make_custom_id,
-)
+from bot.platforms.discord.client import RummikubBot, invite_url
+from bot.platforms.discord.cog import SETTINGS
+from bot.platforms.discord.components import build_view
+from bot.platforms.discord.ids import decode_values, make_custom_id
+from bot.platforms.discord.sender import TEXT_NO_POST, TEXT_STALE_BUTTON
 from tests.bot.doubles import StandIn, as_text
 from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 

@@ -18,7 +18,8 @@ import pytest
 from bot.api import ChannelRef, Outbox, PlayerRef, Reply
 from bot.commands import Command
 from bot.manager import GameManager
-from bot.platforms.discord.adapter import TEXT_STALE_BUTTON, RummikubBot
+from bot.platforms.discord.client import RummikubBot
+from bot.platforms.discord.sender import TEXT_STALE_BUTTON
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from engine import Game
