@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.bot.manager.manager_harness import Harness
-from tests.fakes.discord_api import FakeDiscord, running_fake
+from tests.fakes.discord import FakeDiscord, running_fake
 
 if TYPE_CHECKING:
     from tests.bot.platforms.discord.test_discord_game import Live

@@ -24,7 +24,7 @@ from bot.platforms.discord.components import build_view
 from bot.platforms.discord.ids import decode_values, make_custom_id
 from bot.platforms.discord.sender import TEXT_NO_POST, TEXT_STALE_BUTTON
 from tests.bot.doubles import StandIn, as_text
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord
+from tests.fakes.discord import DiscordHarness, FakeDiscord
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
