@@ -9,7 +9,8 @@
   found by the id stored in the database (``storage.messages``), never by reading the channel's
   history; a new lobby is always a new message at the bottom of the channel, and so is the
   table of the game it deals;
-- what Discord accepted is reported to the service (``report_sent``).
+- each send's outcome is reported to the service (``report_sent``): accepted, refused for good
+  (the outbox gives up on it) or failed for now (the outbox sends it again later).
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class ReplySender:
         """Send each reply and tell the service what became of it (``report_sent``)."""
         for reply in replies:
             outcome = await self._send(reply, ctx)
-            if outcome is Sent.DELIVERED and self.service is not None:
+            if self.service is not None:
                 await report_sent(self.service, [reply], outcome)
         if ctx is not None and ctx.thinking:
             await self._close_thinking(ctx)

@@ -8,8 +8,9 @@ messages, with every edit. It models the Discord behaviours our adapter must res
 - after a "thinking" defer, the first followup replaces the loading message and takes the
   defer's visibility (the rack privacy trap);
 - a user with closed DMs makes a DM send fail with 403, code 50007;
-- a route can be made to answer 429 once (with ``Via``, as Discord's real answers carry it), or
-  403 Missing Permissions.
+- a route can be made to answer 429 (with ``Via``, as Discord's real answers carry it), 403
+  Missing Permissions, any error Discord gives (``fail_next``: 5xx, 403 50001, 404 10003 or
+  10008), or to drop the connection (``drop_next``).
 
 The harness (``harness.DiscordHarness``) logs a real bot in against the fake and feeds it
 interactions as the gateway would: slash commands with options, autocomplete, button clicks

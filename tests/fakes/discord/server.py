@@ -110,6 +110,14 @@ class FakeDiscord(FakeState):
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
+        fault = self.take_fault(method, path)
+        if fault is not None and fault.status == 0:
+            assert request.transport is not None
+            request.transport.close()  # the client reads no answer
+            return web.Response(status=499)
+        if fault is not None:
+            reason = fault.message or ("Service Unavailable" if fault.status >= 500 else "Error")
+            return error(fault.status, fault.code, reason)
         with self.lock:
             for index, (m, prefix) in enumerate(self.rate_limit_once):
                 if m == method and path.startswith(prefix):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from tests.fakes.discord.models import (
@@ -18,6 +19,18 @@ from tests.fakes.discord.models import (
     RecordedRequest,
     snowflake,
 )
+
+
+@dataclass(frozen=True)
+class Fault:
+    """An error the fake answers to the next request of ``method`` on a path starting with
+    ``prefix``; status 0 closes the connection without an answer."""
+
+    method: str
+    prefix: str
+    status: int
+    code: int = 0
+    message: str = ""
 
 
 class FakeState:
@@ -35,6 +48,7 @@ class FakeState:
         self.users: dict[int, FakeUser] = {}
         self.refuse_dm: set[int] = set()
         self.rate_limit_once: list[tuple[str, str]] = []  # (method, path prefix)
+        self.faults: list[Fault] = []  # errors to answer (fail_next, drop_next)
         self.forbidden_channels: set[int] = set()
         self.synced_commands: list[dict[str, Any]] = []
         self.guild_channels: dict[int, list[int]] = {}  # guild id -> its text channels
@@ -74,10 +88,33 @@ class FakeState:
             self.messages[message.id] = message
         return message
 
-    def rate_limit_next(self, method: str, path_prefix: str) -> None:
-        """Answer the next matching request with a 429 (retry after 50 ms)."""
+    def rate_limit_next(self, method: str, path_prefix: str, times: int = 1) -> None:
+        """Answer the next ``times`` matching requests with a 429 (retry after 50 ms);
+        discord.py waits out five in a row, then gives up."""
         with self.lock:
-            self.rate_limit_once.append((method, path_prefix))
+            self.rate_limit_once.extend([(method, path_prefix)] * times)
+
+    def fail_next(
+        self, method: str, path_prefix: str, status: int, code: int = 0, message: str = ""
+    ) -> None:
+        """Answer the next matching request with an error as Discord words it: a 5xx
+        (``code`` 0), or a 4xx with its JSON error code (403 50001 Missing Access once the
+        bot was removed, 404 10003 Unknown Channel, 404 10008 Unknown Message)."""
+        with self.lock:
+            self.faults.append(Fault(method, path_prefix, status, code, message))
+
+    def drop_next(self, method: str, path_prefix: str) -> None:
+        """Close the connection of the next matching request without an answer (what a
+        client sees of a timeout or a network failure)."""
+        self.fail_next(method, path_prefix, 0)
+
+    def take_fault(self, method: str, path: str) -> Fault | None:
+        """The first fault planned for this request, removed (one request each)."""
+        with self.lock:
+            for index, fault in enumerate(self.faults):
+                if fault.method == method and path.startswith(fault.prefix):
+                    return self.faults.pop(index)
+        return None
 
     def visible_to(self, user_id: int, channel_ids: set[int]) -> list[FakeMessage]:
         """Every message this user could have seen (deleted ones too: they were seen)."""
