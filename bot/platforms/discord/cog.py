@@ -8,6 +8,7 @@ of commands.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 from typing import Any
@@ -116,10 +117,12 @@ class RummikubCog(
         channel = ChannelRef(PLATFORM, chan)
         self.guilds.saw(interaction, chan)
         command = read_command(text)
+        if turn is not None:
+            command = dataclasses.replace(command, turn=turn)
         ctx = Invocation(
             interaction,
             player,
-            text,
+            command,
             clicked,
             thinking=interaction.type is not discord.InteractionType.component,
             opens_lobby=self.service.opens_new_lobby(channel, command),

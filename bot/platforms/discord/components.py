@@ -44,12 +44,16 @@ STYLES = {
 
 
 def button_id(button: Button, slot: str | None, chan: str, index: int) -> str | None:
-    """The custom id of a command button; None when its command is too long for one."""
+    """The custom id of a command button: with its turn when that fits, else without (it then
+    acts as the typed command would); None when even the command alone is too long."""
     try:
-        return make_custom_id("rk", slot, chan, index, button.command)
+        return make_custom_id("rk", slot, chan, index, button.command, button.turn)
     except ValueError as error:
-        log.error("leaving out a button: %s", error)  # the command can still be typed
-        return None
+        if button.turn is None:
+            log.error("leaving out a button: %s", error)  # the command can still be typed
+            return None
+    log.warning("a button without its turn %s: %r is too long with it", button.turn, button.command)
+    return button_id(Button(button.label, button.command, button.style), slot, chan, index)
 
 
 def _button(button: Button, slot: str | None, chan: str, index: int) -> CommandButton | None:

@@ -22,7 +22,7 @@ PLATFORM = "discord"
 COG_NAME = "Rummikub"
 log = logging.getLogger(__name__)
 
-_FIELDS = r"(?P<slot>[a-z_]*):(?P<chan>[0-9a-z]+):(?P<n>[0-9]+):(?P<cmd>.+)"
+_FIELDS = r"(?P<slot>[a-z_]*):(?P<chan>[0-9a-z]+):(?P<n>[0-9]+)(?:t(?P<turn>[0-9]+))?:(?P<cmd>.+)"
 BUTTON_TEMPLATE = "rk:" + _FIELDS
 SELECT_TEMPLATE = "rs:" + _FIELDS
 SLOT_CODES = {"lobby": "l", "table": "t", "panel": "p", "rack": "r"}
@@ -46,9 +46,12 @@ def id_prefix(kind: str, slot: str | None, chan: str) -> str:
     return f"{kind}:{SLOT_CODES.get(slot or '', slot or '')}:{_base36(int(chan))}:"
 
 
-def make_custom_id(kind: str, slot: str | None, chan: str, index: int, command: str) -> str:
+def make_custom_id(
+    kind: str, slot: str | None, chan: str, index: int, command: str, turn: int | None = None
+) -> str:
     """The id of one button or select; ValueError when it would pass Discord's limit."""
-    custom_id = f"{id_prefix(kind, slot, chan)}{index}:{command}"
+    marker = "" if turn is None else f"t{turn}"
+    custom_id = f"{id_prefix(kind, slot, chan)}{index}{marker}:{command}"
     if len(custom_id) > MAX_CUSTOM_ID:
         raise ValueError(f"button command too long for a Discord custom_id: {command!r}")
     return custom_id
@@ -74,7 +77,8 @@ class Decoded:
 def decode(match: re.Match[str]) -> Decoded:
     """A custom id's parts from its template match."""
     slot = SLOT_NAMES.get(match["slot"], match["slot"])
-    return Decoded(Clicked(slot, str(int(match["chan"], 36))), match["cmd"], None)
+    turn = None if match["turn"] is None else int(match["turn"])
+    return Decoded(Clicked(slot, str(int(match["chan"], 36))), match["cmd"], turn)
 
 
 def decode_values(values: Iterable[str]) -> list[str]:

@@ -35,6 +35,7 @@ from bot.api import (
     private_language,
     report_sent,
 )
+from bot.commands import Command
 from bot.i18n import t
 from bot.platforms.discord.components import Rendered, render
 from bot.platforms.discord.ids import PLATFORM, Clicked
@@ -73,7 +74,7 @@ class Invocation:
 
     interaction: discord.Interaction[Any]
     player: PlayerRef
-    text: str
+    command: Command  # read once, as the service was handed it
     clicked: Clicked | None
     thinking: bool  # the ephemeral "thinking" original still waits for content
     posted_public: bool = False
@@ -90,8 +91,7 @@ class Invocation:
     @property
     def asked_for_rack(self) -> bool:
         """The person asked to see their rack (so it answers here, not by DM)."""
-        words = self.text.split()
-        return bool(words) and words[0] in ("rack", "sort")
+        return self.command.verb in ("rack", "sort")
 
     def clicked_same_private(self, reply: Reply) -> bool:
         """The press came from this person's private copy of the message the reply updates."""

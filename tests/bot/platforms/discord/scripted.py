@@ -36,6 +36,7 @@ class ScriptedService(StandIn):
     def __init__(self, rack_size: int = 14) -> None:
         super().__init__()
         self.calls: list[Call] = []
+        self.commands: list[Command] = []  # what handle was given, as the adapter read it
         self.seats: list[PlayerRef] = []
         self.rack_size = rack_size
         self.picked: list[str] = []
@@ -91,6 +92,8 @@ class ScriptedService(StandIn):
     async def handle(  # type: ignore[override]  # scripted by the command's text
         self, player: PlayerRef, channel: ChannelRef, text: str | Command, *, admin: bool = False
     ) -> list[Reply]:
+        if isinstance(text, Command):
+            self.commands.append(text)
         text = as_text(text)
         self.calls.append(Call(player, channel, text, admin))
         verb, _, rest = text.partition(" ")

@@ -3,9 +3,12 @@ in place, paged selects, duplicate values, Discord's 100-character id limit."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from bot.api import Button, ChannelRef, Reply, Select, SelectOption
+from bot.api import Button, ChannelRef, PlayerRef, Reply, Select, SelectOption
+from bot.commands import read_command
 from bot.platforms.discord.client import RummikubBot
 from bot.platforms.discord.components import build_view
 from bot.platforms.discord.ids import decode_values, make_custom_id
@@ -117,3 +120,89 @@ def test_custom_ids_leave_room_for_commands_and_a_too_long_one_drops_only_its_bu
     view = build_view(reply)
     assert view is not None
     assert [item.item.label for item in view.children] == ["Done"]  # type: ignore[attr-defined]
+
+
+# --- the turn a button was made for (issue 26, defect 6) ---------------------------------------
+
+
+class TurnPanel(ScriptedService):
+    """``panel`` answers with a turn panel whose buttons were made for turn 7."""
+
+    def panel(self, channel: ChannelRef, player: PlayerRef, note: str) -> Reply:
+        made = super().panel(channel, player, note)
+        rows = tuple(tuple(dataclasses.replace(b, turn=7) for b in row) for row in made.buttons)
+        return dataclasses.replace(made, buttons=rows)
+
+
+async def test_a_button_made_for_turn_7_hands_the_service_command_turn_7(
+    fake: FakeDiscord,
+) -> None:
+    service = TurnPanel()
+    h = DiscordHarness(fake)
+    alice = h.member("alice")
+    await h.login(RummikubBot(service))
+    try:
+        outcome = await h.slash(alice, "hint")  # the scripted service's panel
+        (panel,) = [m for m in outcome.private if m.buttons()]
+        assert ":7t7:done" in panel.button("Done")["custom_id"]
+        await h.click(alice, panel, "Done")
+        await h.choose(alice, panel, ["K1"])  # selects carry no turn
+        typed, clicked, chosen = service.commands
+        assert (typed.verb, typed.turn) == ("hint", None)
+        assert (clicked.verb, clicked.turn) == ("done", 7)
+        assert clicked == dataclasses.replace(read_command("done"), turn=7)  # read once
+        assert (chosen.text, chosen.turn) == ("pick K1", None)
+    finally:
+        await h.close()
+
+
+async def test_a_button_id_from_before_turns_still_decodes(fake: FakeDiscord) -> None:
+    """A panel posted by an older version, still in a channel after an upgrade."""
+    service = ScriptedService()
+    h = DiscordHarness(fake)
+    alice = h.member("alice")
+    await h.login(RummikubBot(service))
+    try:
+        outcome = await h.slash(alice, "hint")
+        (panel,) = [m for m in outcome.private if m.buttons()]
+        old_id = make_custom_id("rk", "panel", str(h.channel_id), 7, "done")
+        assert old_id == panel.button("Done")["custom_id"]  # today's ids without a turn
+        assert old_id.endswith(":7:done")
+        await h.press(alice, panel, old_id, 2)
+        assert (service.commands[-1].verb, service.commands[-1].turn) == ("done", None)
+    finally:
+        await h.close()
+
+
+def test_a_custom_id_with_its_turn_fits_discord_s_100_characters() -> None:
+    chan = str(2**63 - 1)  # the largest snowflake
+    longest = [
+        "leaderboard wins",
+        "notify off",
+        "sort colour",
+        "kick 6 yes",
+        "cancel yes",
+        "auto " + " ".join(f"R{n}" for n in range(1, 14)),  # a whole run selected
+    ]
+    for command in longest:
+        custom_id = make_custom_id("rk", "panel", chan, 24, command, turn=99_999)
+        assert len(custom_id) <= 100, custom_id
+    # the room left for a command with a five-digit turn in the widest position
+    assert len(make_custom_id("rk", "panel", chan, 24, "", turn=99_999)) <= 28
+
+
+def test_a_command_too_long_with_its_turn_keeps_its_button_without_the_turn() -> None:
+    channel = ChannelRef("discord", str(2**63 - 1))
+    command = "auto " + " ".join(["R10#1"] * 12)  # fits alone, not with the turn
+    assert len(make_custom_id("rk", "panel", channel.chat_id, 1, command)) <= 100
+    reply = Reply(
+        channel,
+        "panel",
+        buttons=((Button("Done", "done", turn=12345), Button("Auto", command, turn=12345)),),
+        slot="panel",
+    )
+    view = build_view(reply)
+    assert view is not None
+    ids = [item.item.custom_id for item in view.children]  # type: ignore[attr-defined]
+    assert ids[0].endswith(":0t12345:done")
+    assert ids[1].endswith(f":1:{command}")
