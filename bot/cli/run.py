@@ -137,7 +137,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         if discord_token:
             import discord
 
-            from bot.platforms.discord.adapter import run_discord
+            from bot.platforms.discord.client import run_discord
 
             if config.discord_api_base_url:
                 discord.http.Route.BASE = config.discord_api_base_url.rstrip("/")

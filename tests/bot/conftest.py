@@ -10,15 +10,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.bot.manager.manager_harness import Harness
-from tests.fakes.discord_api import FakeDiscord, running_fake
-
-if TYPE_CHECKING:
-    from tests.bot.platforms.discord.test_discord_game import Live
+from tests.fakes.discord import FakeDiscord, running_fake
 
 
 class InternalErrors(logging.Handler):
@@ -73,16 +69,3 @@ def fake() -> Iterator[FakeDiscord]:
     define their own ``fake``, the fake Bot API server)."""
     with running_fake() as server:
         yield server
-
-
-@pytest.fixture
-async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
-    """The real bot behind the real discord.py client against ``fake``, on a SQLite file."""
-    from tests.bot.platforms.discord.test_discord_game import Live
-
-    table = Live(fake, f"sqlite+aiosqlite:///{tmp_path / 'rummikub.db'}")
-    await table.boot()
-    try:
-        yield table
-    finally:
-        await table.shutdown()

@@ -1,7 +1,7 @@
 """The fake Telegram and Discord servers in a process of their own, for tests of ``rummikub run``.
 
 ``python -m tests.fakes.serve --telegram-token T`` starts the fake Bot API (tests/fakes/
-telegram/), the fake Discord REST API (tests/fakes/discord_api.py) and a small Discord
+telegram/), the fake Discord REST API (tests/fakes/discord/) and a small Discord
 gateway (HELLO, IDENTIFY -> READY, heartbeats, dispatches), then talks JSON lines: commands on
 stdin, events on stdout. The first event is ``ready`` with the URLs to give the bot.
 
@@ -43,12 +43,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fakes.discord_api import (
+from tests.fakes.discord import (
     DiscordHarness,
     FakeDiscord,
     FakeMessage,
     Member,
-    _respond,
+    respond,
     snowflake,
 )
 from tests.fakes.telegram import FakeTelegram
@@ -128,7 +128,7 @@ class GatewayDiscord(FakeDiscord):
         if self.holding_sends and request.method != "GET" and not path.startswith("/interactions/"):
             emit("discord_held", path=path)
             await asyncio.get_running_loop().run_in_executor(None, self.dropped.wait)
-            return _respond({"message": "Bad Gateway", "code": 0}, status=502)
+            return respond({"message": "Bad Gateway", "code": 0}, status=502)
         return await super()._dispatch(request)
 
     def shown(self, messages: list[FakeMessage]) -> list[dict[str, Any]]:
@@ -146,7 +146,7 @@ class GatewayDiscord(FakeDiscord):
     def _route(self, method: str, path: str, request: web.Request) -> web.StreamResponse:
         if method == "GET" and path == "/gateway/bot":
             limits = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-            return _respond({"url": self.gateway_url, "shards": 1, "session_start_limit": limits})
+            return respond({"url": self.gateway_url, "shards": 1, "session_start_limit": limits})
         return super()._route(method, path, request)
 
 

@@ -14,13 +14,13 @@ from playwright.async_api import async_playwright
 
 from bot.api import ChannelRef
 from bot.manager import GameManager
-from bot.platforms.discord.adapter import RummikubBot
+from bot.platforms.discord.client import RummikubBot
 from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from bot.web import BoardConfig, BoardServer
 from storage import Database
 from tests.bot.web.processes import CHROMIUM, needs_chromium
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, wait_for
+from tests.fakes.discord import DiscordHarness, FakeDiscord, FakeMessage, Member, wait_for
 
 pytestmark = [
     pytest.mark.slow,

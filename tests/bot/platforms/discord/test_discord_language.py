@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import t
-from tests.bot.platforms.discord.test_discord_game import Live, _labels
-from tests.fakes.discord_api import FakeDiscord, FakeMessage, Member
+from tests.bot.platforms.discord.playing import Live, labels
+from tests.fakes.discord import FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -47,11 +47,11 @@ async def test_a_polish_client_reads_polish_privately_and_the_channel_stays_engl
     (english,) = await presenter.rack_images(live.game, 1, "color", lang="en")
     (picture,) = rack.attachments
     assert picture.data == polish.png != english.png
-    assert t("pl", "button_sort_colour") in _labels(rack)
+    assert t("pl", "button_sort_colour") in labels(rack)
     assert dm_rack(fake, alice).text == presenter.rack_line(live.game, 0, "color", lang="en")
     # the channel's table and lobby stay English
     (board,) = live.table_messages()
-    assert t("en", "button_my_rack") in _labels(board)
+    assert t("en", "button_my_rack") in labels(board)
     words = [m.text for m in fake.channel_messages(h.channel_id)]
     assert any(text.startswith("Game 1 of 1 is dealt.") for text in words), words
 
@@ -59,7 +59,7 @@ async def test_a_polish_client_reads_polish_privately_and_the_channel_stays_engl
     while live.game.current != 1:
         await h.slash(alice, "draw")
     done = t("pl", "button_done")
-    panels = [m for m in fake.visible_to(olek.id, set()) if done in _labels(m)]
+    panels = [m for m in fake.visible_to(olek.id, set()) if done in labels(m)]
     assert panels  # sent to him when his turn began, with Polish buttons
     panel = max(panels, key=lambda m: m.id)
     assert panel.text == presenter.draft_text(live.game.draft(1), lang="pl")

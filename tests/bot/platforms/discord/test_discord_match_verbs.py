@@ -14,8 +14,8 @@ import pytest
 from PIL import Image as PILImage
 
 from engine.record import parse_record, replay_game
-from tests.bot.platforms.discord.test_discord_game import Live, _labels, current_member, play_turn
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
+from tests.bot.platforms.discord.playing import Live, current_member, labels, play_turn
+from tests.fakes.discord import DiscordHarness, FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 MAX_TURNS = 300
@@ -44,7 +44,7 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     h = live.h
     alice, bob = h.member("alice"), h.member("bob")
     await short_match(live, alice, bob)
-    (over,) = [m for m in fake.channel_messages(h.channel_id) if "Rematch" in _labels(m)]
+    (over,) = [m for m in fake.channel_messages(h.channel_id) if "Rematch" in labels(m)]
 
     # replay: one message with the finished game as an animated GIF (one frame per turn after
     # the deal) and its record attached as game.rkr, which parses and replays to the stored game
@@ -95,7 +95,7 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     await h.click(alice, over, "Rematch")
     lobby = newest(fake, h.channel_id)
     assert lobby.id > over.id  # a new message at the bottom, not the first lobby edited
-    assert "Join" in _labels(lobby) and "Waiting for: bob" in lobby.text, lobby.text
+    assert "Join" in labels(lobby) and "Waiting for: bob" in lobby.text, lobby.text
     assert live.manager is not None and live.manager.tables[live.key].game is None
     await h.click(bob, over, "Rematch")
     table = live.manager.tables[live.key]
@@ -104,6 +104,6 @@ async def test_rematch_stats_and_replay_after_a_match(live: Live, fake: FakeDisc
     assert table.seats[2].player is None and table.seats[2].ai  # the AI seat came back too
     racks = [len(table.game.players[seat].rack) for seat in (0, 1)]
     assert racks == [7, 7]  # the same settings (the AI may have played already)
-    assert "Join" not in _labels(lobby)
+    assert "Join" not in labels(lobby)
     tables = live.table_messages()
     assert tables[-1].id > lobby.id  # the new game's table is new, below its lobby

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from bot.manager import GameManager
-from bot.platforms.discord.adapter import RummikubBot
+from bot.platforms.discord.client import RummikubBot
 from storage import Database
-from tests.fakes.discord_api import DiscordHarness, running_fake
+from tests.fakes.discord import DiscordHarness, running_fake
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

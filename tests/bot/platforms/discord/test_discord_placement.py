@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import t
-from tests.bot.platforms.discord.test_discord_game import Live, _labels, play_turn
-from tests.fakes.discord_api import FakeDiscord, FakeMessage, snowflake
+from tests.bot.platforms.discord.playing import Live, labels, play_turn
+from tests.fakes.discord import FakeDiscord, FakeMessage, snowflake
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -50,8 +50,8 @@ async def test_a_new_lobby_after_a_cancel_is_a_new_message_and_deals_a_new_table
 
     await h.slash(alice, "start", games=1)
     lobby = newest(fake, h.channel_id)
-    assert lobby.id != old_lobby.id and "Join" in _labels(lobby)
-    assert old_lobby.text.startswith("Lobby") and "Join" not in _labels(old_lobby)
+    assert lobby.id != old_lobby.id and "Join" in labels(lobby)
+    assert old_lobby.text.startswith("Lobby") and "Join" not in labels(old_lobby)
     await h.click(bob, lobby, "Join")
     assert "bob" in lobby.text
     await h.click(alice, lobby, "Deal")

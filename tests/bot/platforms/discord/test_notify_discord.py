@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.platforms.discord.test_discord_game import Live, _labels
-from tests.fakes.discord_api import FakeDiscord, FakeMessage
+from tests.bot.platforms.discord.playing import Live, labels
+from tests.fakes.discord import FakeDiscord, FakeMessage
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 LINE = "🔔 A game is opening here: join below."
 
 
 def lobbies(fake: FakeDiscord, channel_id: int) -> list[FakeMessage]:
-    return [m for m in fake.channel_messages(channel_id) if "Deal" in _labels(m)]
+    return [m for m in fake.channel_messages(channel_id) if "Deal" in labels(m)]
 
 
 async def test_a_lobby_mentions_its_subscribers_once_within_the_allowed_mentions(
@@ -35,7 +35,7 @@ async def test_a_lobby_mentions_its_subscribers_once_within_the_allowed_mentions
     )
     assert f"<@{ann.id}>" not in lobby.content and f"<@{dan.id}>" not in lobby.content
     assert lobby.allowed_mentions == {"parse": [], "users": [bob.id, cleo.id]}
-    assert "Stop notices" in _labels(lobby) and len(lobby.content) <= 2000 and not lobby.embeds
+    assert "Stop notices" in labels(lobby) and len(lobby.content) <= 2000 and not lobby.embeds
 
     # Bob joins: the lobby message is edited (Discord notifies nobody for an edit); no other
     # message of the channel mentions the subscribers

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image as PILImage
 
 from renderers.ladder import LADDER_WIDTH
-from tests.bot.platforms.discord.test_discord_game import Live, _labels
+from tests.bot.platforms.discord.playing import Live, labels
 from tests.bot.platforms.discord.test_discord_match_verbs import short_match
-from tests.fakes.discord_api import DiscordHarness, FakeDiscord
+from tests.fakes.discord import DiscordHarness, FakeDiscord
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -40,7 +40,7 @@ async def test_the_server_ladder_after_a_match(live: Live, fake: FakeDiscord) ->
     assert picture.filename == "ladder.png"
     with PILImage.open(io.BytesIO(picture.data)) as image:
         assert image.format == "PNG" and image.size[0] == LADDER_WIDTH
-    assert "Win counts" in _labels(shown)
+    assert "Win counts" in labels(shown)
     wins = await elsewhere.h.click(bob, shown, "Win counts")
     assert wins.text_for(bob.id).startswith("No finished games in this channel yet")  # this one
     here = await h.slash(bob, "records leaderboard")
