@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.manager.manager_harness import Harness
-from tests.fakes.discord import FakeDiscord, running_fake
+from tests.fakes.discord_api import FakeDiscord, running_fake
 
 
 class InternalErrors(logging.Handler):

@@ -1,7 +1,7 @@
 """The fake Telegram and Discord servers in a process of their own, for tests of ``rummikub run``.
 
 ``python -m tests.fakes.serve --telegram-token T`` starts the fake Bot API (tests/fakes/
-telegram/), the fake Discord REST API (tests/fakes/discord/) and a small Discord
+telegram_api/), the fake Discord REST API (tests/fakes/discord_api/) and a small Discord
 gateway (HELLO, IDENTIFY -> READY, heartbeats, dispatches), then talks JSON lines: commands on
 stdin, events on stdout. The first event is ``ready`` with the URLs to give the bot.
 
@@ -43,7 +43,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fakes.discord import (
+from tests.fakes.discord_api import (
     DiscordHarness,
     FakeDiscord,
     FakeMessage,
@@ -51,7 +51,7 @@ from tests.fakes.discord import (
     respond,
     snowflake,
 )
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 GROUP = -100777
 USER = 4242

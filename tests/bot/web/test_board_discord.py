@@ -20,7 +20,7 @@ from bot.scheduler import ManualScheduler
 from bot.web import BoardConfig, BoardServer
 from storage import Database
 from tests.bot.web.processes import CHROMIUM, needs_chromium
-from tests.fakes.discord import DiscordHarness, FakeDiscord, FakeMessage, Member, wait_for
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member, wait_for
 
 pytestmark = [
     pytest.mark.slow,

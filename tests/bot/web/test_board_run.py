@@ -15,7 +15,7 @@ from playwright.async_api import async_playwright
 
 from bot.web.auth import Signer
 from tests.bot.web.processes import CHROMIUM, BotRun, needs_chromium
-from tests.fakes.discord import DiscordHarness, FakeMessage, Member, snowflake
+from tests.fakes.discord_api import DiscordHarness, FakeMessage, Member, snowflake
 from tests.fakes.serve import Gateway, GatewayDiscord
 from tests.test_operating import DISCORD_TOKEN, WAIT
 

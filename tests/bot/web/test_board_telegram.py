@@ -19,7 +19,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from tests.bot.web.initdata import signed_init_data
 from tests.bot.web.processes import CHROMIUM, BotRun, needs_chromium
-from tests.fakes.telegram import FakeTelegram, StoredMessage
+from tests.fakes.telegram_api import FakeTelegram, StoredMessage
 from tests.test_operating import WAIT
 
 pytestmark = [pytest.mark.slow, needs_chromium]

@@ -12,7 +12,7 @@ import pytest
 from bot.platforms.discord.client import RummikubBot
 from tests.bot.platforms.discord.playing import Live
 from tests.bot.platforms.discord.scripted import ScriptedService
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from engine import Game
 from engine.solver import solve
 from storage import Database
 from tests.bot.doubles import as_text
-from tests.fakes.discord import DiscordHarness, FakeDiscord, FakeMessage, Member
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
 
 
 class Recording:

@@ -13,7 +13,7 @@ from bot.api import ChannelRef
 from bot.platforms.discord.client import RummikubBot, invite_url
 from bot.platforms.discord.cog import SETTINGS
 from tests.bot.platforms.discord.scripted import ScriptedService
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

@@ -14,7 +14,7 @@ from bot.platforms.discord.components import build_view
 from bot.platforms.discord.ids import decode_values, make_custom_id
 from bot.platforms.discord.sender import TEXT_STALE_BUTTON
 from tests.bot.platforms.discord.scripted import ScriptedService
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

@@ -15,7 +15,7 @@ from tests.bot.platforms.discord.playing import (
     all_attachments,
     play_turn,
 )
-from tests.fakes.discord import FakeDiscord, Member
+from tests.fakes.discord_api import FakeDiscord, Member
 
 MAX_TURNS = 400
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.

@@ -14,7 +14,7 @@ import pytest
 
 from bot.i18n import t
 from tests.bot.platforms.discord.playing import Live, labels
-from tests.fakes.discord import FakeDiscord, FakeMessage, Member
+from tests.fakes.discord_api import FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

@@ -15,7 +15,7 @@ from PIL import Image as PILImage
 
 from engine.record import parse_record, replay_game
 from tests.bot.platforms.discord.playing import Live, current_member, labels, play_turn
-from tests.fakes.discord import DiscordHarness, FakeDiscord, FakeMessage, Member
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord, FakeMessage, Member
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 MAX_TURNS = 300

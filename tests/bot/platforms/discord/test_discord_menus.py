@@ -12,7 +12,7 @@ import pytest
 from bot.manager import GameManager
 from bot.platforms.discord.client import RummikubBot
 from storage import Database
-from tests.fakes.discord import DiscordHarness, running_fake
+from tests.fakes.discord_api import DiscordHarness, running_fake
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import t
 from tests.bot.platforms.discord.playing import Live, labels, play_turn
-from tests.fakes.discord import FakeDiscord, FakeMessage, snowflake
+from tests.fakes.discord_api import FakeDiscord, FakeMessage, snowflake
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

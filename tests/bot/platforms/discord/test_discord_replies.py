@@ -11,7 +11,7 @@ from bot.i18n import t
 from bot.platforms.discord.client import RummikubBot
 from bot.platforms.discord.sender import TEXT_NO_POST, TEXT_STALE_BUTTON
 from tests.bot.platforms.discord.scripted import ScriptedService
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

@@ -15,7 +15,7 @@ from bot.api import ChannelRef, PlayerRef, Reply, Sent
 from bot.commands import Command
 from bot.platforms.discord.sender import outcome_of
 from tests.bot.platforms.discord.scripted import ScriptedService
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.platforms.discord.playing import Live, current_member, play_turn
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 from tests.storage.scratch import scratch_schema
 
 # aiohttp's own multipart reader (inside the fake server) trips this deprecation.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.platforms.discord.playing import Live, labels
-from tests.fakes.discord import FakeDiscord, FakeMessage
+from tests.fakes.discord_api import FakeDiscord, FakeMessage
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 LINE = "🔔 A game is opening here: join below."

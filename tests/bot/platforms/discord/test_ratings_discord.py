@@ -13,7 +13,7 @@ from PIL import Image as PILImage
 from renderers.ladder import LADDER_WIDTH
 from tests.bot.platforms.discord.playing import Live, labels
 from tests.bot.platforms.discord.test_discord_match_verbs import short_match
-from tests.fakes.discord import DiscordHarness, FakeDiscord
+from tests.fakes.discord_api import DiscordHarness, FakeDiscord
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 

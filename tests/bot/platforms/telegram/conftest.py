@@ -12,7 +12,7 @@ import pytest
 from bot.api import GameService
 from bot.platforms.telegram import TelegramAdapter
 from tests.bot.platforms.telegram.support import ANN, BOB, GROUP, TinyGame, telegram_config
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 StartAdapter = Callable[..., Awaitable[TelegramAdapter]]
 

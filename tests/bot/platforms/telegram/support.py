@@ -17,7 +17,7 @@ from bot.commands import Command
 from bot.platforms.telegram import TelegramConfig
 from bot.platforms.telegram.pacing import Limits
 from tests.bot.doubles import StandIn, as_text
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 GROUP = -1001234567890
 ANN, BOB = 1001, 1002

@@ -21,7 +21,7 @@ from tests.bot.platforms.telegram.whole_game import (
     newest,
     settle,
 )
-from tests.fakes.telegram import FakeTelegram, StoredMessage
+from tests.fakes.telegram_api import FakeTelegram, StoredMessage
 
 CARL, DAN, OLA = 3003, 3004, 3005  # Carl never started the bot; Dan never subscribes
 NOTICE = "🔔 Ann opened a Rummikub table where you asked to be told."

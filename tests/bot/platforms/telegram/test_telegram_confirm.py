@@ -25,7 +25,7 @@ from tests.bot.platforms.telegram.whole_game import (
     says,
     settle,
 )
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 
 async def test_cancel_and_leave_ask_first_in_the_private_chat(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from tests.bot.platforms.telegram.whole_game import (
     newest,
     settle,
 )
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 OLA = 3003
 CHANNEL = ChannelRef("telegram", str(GROUP))

@@ -22,7 +22,7 @@ from bot.platforms.telegram.pacing import Limits
 from tests.bot.doubles import StandIn, as_text
 from tests.bot.platforms.telegram.support import png as solid_png
 from tests.bot.platforms.telegram.support import settle, telegram_config, wait_until
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 

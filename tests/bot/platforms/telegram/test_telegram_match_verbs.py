@@ -29,7 +29,7 @@ from tests.bot.platforms.telegram.whole_game import (
     settle,
     turn_in_group,
 )
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 MAX_TURNS = 300
 

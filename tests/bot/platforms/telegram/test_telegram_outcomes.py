@@ -13,7 +13,7 @@ from bot.platforms.telegram.pacing import Limits
 from tests.bot.doubles import StandIn
 from tests.bot.platforms.telegram.conftest import StartAdapter
 from tests.bot.platforms.telegram.support import ANN, GROUP
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 

@@ -15,7 +15,7 @@ from bot.commands import Command
 from bot.platforms.telegram import TelegramAdapter
 from bot.platforms.telegram.games import privately
 from tests.bot.platforms.telegram.support import ANN, BOB, GROUP, TinyGame, settle
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 

@@ -26,7 +26,7 @@ from tests.bot.platforms.telegram.support import (
     settle,
     telegram_config,
 )
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 # PTB 22 flags RetryAfter.retry_after as changing type when it is read.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")

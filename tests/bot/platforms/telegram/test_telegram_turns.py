@@ -14,7 +14,7 @@ from bot.platforms.telegram.state import TelegramState
 from tests.bot.doubles import StandIn, as_text
 from tests.bot.platforms.telegram.conftest import StartAdapter
 from tests.bot.platforms.telegram.support import ANN, GROUP, settle
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 

@@ -17,7 +17,7 @@ from bot.presenter import Presenter
 from bot.scheduler import ManualScheduler
 from engine.ai import choose_move
 from storage import Database
-from tests.fakes.telegram import FakeTelegram, StoredMessage
+from tests.fakes.telegram_api import FakeTelegram, StoredMessage
 
 GROUP = -1009876543210
 ANN, BOB = 3001, 3002

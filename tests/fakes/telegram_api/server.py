@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlparse
 
 from aiohttp import web
 
-from tests.fakes.telegram.methods import BotApiMethods
-from tests.fakes.telegram.model import SERVER_ERRORS, ApiCall, ApiError, StoredMessage
+from tests.fakes.telegram_api.methods import BotApiMethods
+from tests.fakes.telegram_api.model import SERVER_ERRORS, ApiCall, ApiError, StoredMessage
 
 
 class FakeTelegram(BotApiMethods):
@@ -44,6 +44,7 @@ class FakeTelegram(BotApiMethods):
         self._pressed_at: dict[str, float] = {}
         self._failures: dict[str, list[int]] = {}
         self.throttled = 0  # 429 answers given for going over a limit
+        self.throttled_by: list[str] = []  # which limit each 429 was for: "second" or "group"
         self._holds: dict[str, asyncio.Event] = {}
         self.bot_user: dict[str, Any] = {
             "id": bot_id,
@@ -409,7 +410,7 @@ class FakeTelegram(BotApiMethods):
         now = time.monotonic()
         self._calls_at = [t for t in self._calls_at if now - t < self.second]
         if len(self._calls_at) >= self.overall_per_second:
-            self._throttle(self._calls_at[0] + self.second - now)
+            self._throttle(self._calls_at[0] + self.second - now, "second")
         try:
             chat_id = int(params["chat_id"])
         except ValueError:
@@ -420,12 +421,13 @@ class FakeTelegram(BotApiMethods):
             times = [t for t in self._sent_at.get((chat_id, kind), []) if now - t < self.minute]
             self._sent_at[(chat_id, kind)] = times
             if len(times) >= self.group_per_minute:
-                self._throttle(times[0] + self.minute - now)
+                self._throttle(times[0] + self.minute - now, "group")
             times.append(now)
         self._calls_at.append(now)
 
-    def _throttle(self, wait: float) -> None:
+    def _throttle(self, wait: float, limit: str) -> None:
         self.throttled += 1
+        self.throttled_by.append(limit)
         seconds = max(1, int(wait + 0.999))
         raise ApiError(429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds})
 

@@ -9,8 +9,14 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.discord.models import FakeInteraction, FakeMessage, FakeUser, now_iso, snowflake
-from tests.fakes.discord.server import FakeDiscord
+from tests.fakes.discord_api.models import (
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    now_iso,
+    snowflake,
+)
+from tests.fakes.discord_api.server import FakeDiscord
 
 
 @dataclass

@@ -28,7 +28,7 @@ file checks), ``methods`` (the Bot API methods, answered as the real server answ
 
 from __future__ import annotations
 
-from tests.fakes.telegram.model import ApiCall, ApiError, StoredMessage
-from tests.fakes.telegram.server import FakeTelegram
+from tests.fakes.telegram_api.model import ApiCall, ApiError, StoredMessage
+from tests.fakes.telegram_api.server import FakeTelegram
 
 __all__ = ["ApiCall", "ApiError", "FakeTelegram", "StoredMessage"]

@@ -20,8 +20,8 @@ server, harness.
 
 from __future__ import annotations
 
-from tests.fakes.discord.harness import DiscordHarness, Member, Outcome
-from tests.fakes.discord.models import (
+from tests.fakes.discord_api.harness import DiscordHarness, Member, Outcome
+from tests.fakes.discord_api.models import (
     FakeAttachment,
     FakeInteraction,
     FakeMessage,
@@ -30,7 +30,7 @@ from tests.fakes.discord.models import (
     respond,
     snowflake,
 )
-from tests.fakes.discord.server import FakeDiscord, running_fake, wait_for
+from tests.fakes.discord_api.server import FakeDiscord, running_fake, wait_for
 
 __all__ = [
     "DiscordHarness",

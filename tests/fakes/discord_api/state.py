@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tests.fakes.discord.models import (
+from tests.fakes.discord_api.models import (
     ACK_DEADLINE_S,
     UPLOAD_LIMIT,
     FakeAttachment,

@@ -9,8 +9,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.discord.models import FakeUser, error, respond, snowflake
-from tests.fakes.discord.state import FakeState
+from tests.fakes.discord_api.models import FakeUser, error, respond, snowflake
+from tests.fakes.discord_api.state import FakeState
 
 
 def list_guild_channels(state: FakeState, guild_id: int) -> web.StreamResponse:

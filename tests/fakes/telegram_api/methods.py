@@ -8,7 +8,7 @@ import itertools
 import time
 from typing import Any
 
-from tests.fakes.telegram.model import (
+from tests.fakes.telegram_api.model import (
     MAX_BUTTONS,
     MAX_CALLBACK_DATA,
     MAX_CAPTION,

@@ -10,8 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.discord.models import EPHEMERAL, LOADING, FakeInteraction, error, respond
-from tests.fakes.discord.state import FakeState
+from tests.fakes.discord_api.models import EPHEMERAL, LOADING, FakeInteraction, error, respond
+from tests.fakes.discord_api.state import FakeState
 
 
 def callback(

@@ -15,10 +15,17 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.discord.interactions import callback, webhook
-from tests.fakes.discord.messages import channel_messages, list_guild_channels, open_dm
-from tests.fakes.discord.models import FILES, PAYLOAD, RecordedRequest, error, respond, snowflake
-from tests.fakes.discord.state import FakeState
+from tests.fakes.discord_api.interactions import callback, webhook
+from tests.fakes.discord_api.messages import channel_messages, list_guild_channels, open_dm
+from tests.fakes.discord_api.models import (
+    FILES,
+    PAYLOAD,
+    RecordedRequest,
+    error,
+    respond,
+    snowflake,
+)
+from tests.fakes.discord_api.state import FakeState
 
 
 class FakeDiscord(FakeState):
