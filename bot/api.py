@@ -122,8 +122,9 @@ class Reply:
     ``private_to`` set means only that player may see it (DM, ephemeral, private chat);
     ``slot`` names a message the adapter should edit in place when it can ("table", "lobby",
     "panel", "rack"), ``None`` means a new message. ``delivers`` are the stored outbox entries
-    this message carries: once the platform accepted it, the adapter passes them to
-    ``confirm_delivery`` (a message that merges several replies confirms all of theirs).
+    this message carries: once the platform answered, the adapter reports what it said with
+    ``report_sent`` (delivered, refused for good, failed for now; a message that merges
+    several replies reports for all of theirs).
     ``notice``: a private message telling a subscriber (``notify on``) that a lobby opened in
     ``channel``; sent only if the platform can reach them privately, dropped otherwise (never a
     fallback in the channel), and it does not change which game their private chat acts on.
