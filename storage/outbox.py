@@ -9,19 +9,22 @@ enough (``pending(older_than=...)``): at least once, never lost. Entries are key
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, delete, or_, tuple_, update
+from sqlalchemy import and_, delete, func, or_, tuple_, update
+from sqlalchemy import select as select_columns
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col, select
+from sqlmodel import col
 
 from storage.models import GameRow, OutboxRow, utcnow
 
 if TYPE_CHECKING:
     from storage.connection import Connection
+
+PAGE = 500  # entries per query of ``OutboxRepository.pages``
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,17 @@ class OutboxEntry:
     payload: dict[str, Any]
     created_at: datetime
     game_finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UnconfirmedGame:
+    """A game with undelivered entries: where it is played, how many, the newest version."""
+
+    game_id: int
+    platform: str
+    channel_id: str
+    count: int
+    newest: int
 
 
 def outbox_key(game_id: int, version: int, seq: int) -> str:
@@ -89,6 +103,29 @@ class OutboxRepository:
                 marked += int(getattr(result, "rowcount", 0) or 0)
         return marked
 
+    async def unconfirmed_games(self) -> list[UnconfirmedGame]:
+        """Every game with undelivered entries, in the order of their ids (one grouped
+        query: the entries are read later, a page at a time)."""
+        query = (
+            select_columns(
+                col(OutboxRow.game_id),
+                col(GameRow.platform),
+                col(GameRow.channel_id),
+                func.count(),
+                func.max(col(OutboxRow.version)),
+            )
+            .join(GameRow, col(GameRow.id) == col(OutboxRow.game_id))
+            .where(col(OutboxRow.delivered_at).is_(None))
+            .group_by(col(OutboxRow.game_id), col(GameRow.platform), col(GameRow.channel_id))
+            .order_by(col(OutboxRow.game_id))
+        )
+        async with self._db.sessions() as session:
+            rows = (await session.execute(query)).all()
+        return [
+            UnconfirmedGame(game, platform, channel_id, int(count), int(newest))
+            for game, platform, channel_id, count, newest in rows
+        ]
+
     async def pending(
         self,
         *,
@@ -101,44 +138,96 @@ class OutboxRepository:
         """Every undelivered entry (of a platform, or of one game), in the order written;
         with ``older_than`` only those written longer ago than that, with ``younger_than``
         only those written since then (ages from ``now``, the wall clock by default)."""
+        found: list[OutboxEntry] = []
+        async for page in self.pages(
+            platform=platform,
+            game_id=game_id,
+            older_than=older_than,
+            younger_than=younger_than,
+            now=now,
+        ):
+            found.extend(page)
+        return found
+
+    async def pages(
+        self,
+        *,
+        size: int = PAGE,
+        platform: str | None = None,
+        game_id: int | None = None,
+        older_than: timedelta | None = None,
+        younger_than: timedelta | None = None,
+        now: datetime | None = None,
+    ) -> AsyncIterator[list[OutboxEntry]]:
+        """``pending`` a page of ``size`` entries at a time (each page one short query after
+        the last key of the one before), so that a reader of many entries can let other work
+        run between pages instead of holding the event loop for all of them at once."""
         now = now or utcnow()
+        after: tuple[int, int, int] | None = None
+        while True:
+            page = await self._page(after, size, platform, game_id, older_than, younger_than, now)
+            if page:
+                yield page
+            if len(page) < size:
+                return
+            last = page[-1]
+            after = (last.game_id, last.version, last.seq)
+
+    async def _page(
+        self,
+        after: tuple[int, int, int] | None,
+        size: int,
+        platform: str | None,
+        game_id: int | None,
+        older_than: timedelta | None,
+        younger_than: timedelta | None,
+        now: datetime,
+    ) -> list[OutboxEntry]:
+        """One page of ``pages``: plain columns, not ORM objects (a tenth of the work)."""
+        key = tuple_(col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq))
+        query = (
+            select_columns(
+                col(OutboxRow.game_id),
+                col(OutboxRow.version),
+                col(OutboxRow.seq),
+                col(OutboxRow.payload),
+                col(OutboxRow.created_at),
+                col(GameRow.platform),
+                col(GameRow.channel_id),
+                col(GameRow.finished_at),
+            )
+            .join(GameRow, col(GameRow.id) == col(OutboxRow.game_id))
+            .where(col(OutboxRow.delivered_at).is_(None))
+        )
+        if after is not None:
+            query = query.where(key > tuple_(*after))
+        if platform is not None:
+            query = query.where(col(GameRow.platform) == platform)
+        if game_id is not None:
+            query = query.where(col(OutboxRow.game_id) == game_id)
+        if older_than is not None:
+            query = query.where(col(OutboxRow.created_at) < now - older_than)
+        if younger_than is not None:
+            query = query.where(col(OutboxRow.created_at) >= now - younger_than)
+        query = query.order_by(
+            col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
+        ).limit(size)
         async with self._db.sessions() as session:
-            query = (
-                select(
-                    OutboxRow,
-                    col(GameRow.platform),
-                    col(GameRow.channel_id),
-                    col(GameRow.finished_at),
-                )
-                .join(GameRow, col(GameRow.id) == col(OutboxRow.game_id))
-                .where(col(OutboxRow.delivered_at).is_(None))
+            rows = (await session.execute(query)).all()
+        return [
+            OutboxEntry(
+                key=outbox_key(game, version, seq),
+                game_id=game,
+                version=version,
+                seq=seq,
+                platform=platform_,
+                channel_id=channel_id,
+                payload=dict(payload),
+                created_at=created_at,
+                game_finished=finished_at is not None,
             )
-            if platform is not None:
-                query = query.where(col(GameRow.platform) == platform)
-            if game_id is not None:
-                query = query.where(col(OutboxRow.game_id) == game_id)
-            if older_than is not None:
-                query = query.where(col(OutboxRow.created_at) < now - older_than)
-            if younger_than is not None:
-                query = query.where(col(OutboxRow.created_at) >= now - younger_than)
-            query = query.order_by(
-                col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
-            )
-            rows = await session.execute(query)
-            return [
-                OutboxEntry(
-                    key=outbox_key(row.game_id, row.version, row.seq),
-                    game_id=row.game_id,
-                    version=row.version,
-                    seq=row.seq,
-                    platform=platform_,
-                    channel_id=channel_id,
-                    payload=dict(row.payload),
-                    created_at=row.created_at,
-                    game_finished=finished_at is not None,
-                )
-                for row, platform_, channel_id, finished_at in rows
-            ]
+            for game, version, seq, payload, created_at, platform_, channel_id, finished_at in rows
+        ]
 
     async def prune(
         self,

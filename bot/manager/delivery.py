@@ -12,6 +12,7 @@ from bot.manager.state import MAX_PENDING, log
 from bot.scheduler import Scheduler
 
 MAX_HANDED = 10_000  # keys handed out and unconfirmed kept in memory, at most about
+YIELD_EVERY = 50  # replies handed out between two yields to the event loop
 HANDED_FOR = 300.0  # seconds a handed key is taken as still being delivered (outbox.RESEND_AFTER)
 
 
@@ -83,7 +84,9 @@ class Delivery:
                 await many(batch)
             except Exception:  # an adapter failure must not stop the game
                 log.exception("outbox failed for %s replies", platform)
-        for reply in single:
+        for count, reply in enumerate(single, start=1):
+            if count % YIELD_EVERY == 0:  # many replies (a re-send): let other work run
+                await asyncio.sleep(0)
             route = self._routes.get(reply.channel.platform)
             outboxes = [route] if route is not None else self._broadcast
             if not outboxes:

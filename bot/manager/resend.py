@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 
@@ -29,6 +29,7 @@ from bot.manager.tables import Tables
 from bot.manager.views import Views
 from bot.scheduler import Scheduler
 from storage import Database, OutboxEntry
+from storage.outbox import UnconfirmedGame
 
 
 class Resender:
@@ -64,7 +65,8 @@ class Resender:
         self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
         self._confirming: asyncio.Task[None] | None = None
         self._pruned_at = 0.0
-        self._unsent: list[OutboxEntry] = []  # read at start-up, sent once an outbox is set
+        # the games found unconfirmed at start-up, per channel; sent once an outbox is set
+        self._unsent: dict[str, tuple[ChannelRef, list[UnconfirmedGame]]] = {}
         self._sweeping: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -99,29 +101,55 @@ class Resender:
     # ----- at start-up ---------------------------------------------------------------------
 
     async def load_unconfirmed(self) -> int:
-        """At start-up: read what stored turns announced and no platform confirmed (the
-        process died in between). It is sent once its platform's outbox is registered
-        (``start``); a manager that never gets one (a check, a test) draws nothing. Old
-        delivered entries are pruned. The count of entries."""
+        """At start-up: find which games' announcements no platform confirmed (the process
+        died in between), per channel; only counts are read now, the entries themselves a
+        page at a time as they are sent. They are sent once their platform's outbox is
+        registered (``start``); a manager that never gets one (a check, a test) draws nothing.
+        Old delivered entries are pruned. The count of entries."""
         try:
             await self._db.outbox.prune()
             self._pruned_at = time.monotonic()
-            entries = await self._db.outbox.pending()
+            found = await self._db.outbox.unconfirmed_games()
         except Exception:
             self._faults("cannot read the outbox")
             return 0
-        self._unsent.extend(entries)
+        for game in found:
+            channel = ChannelRef(game.platform, game.channel_id)
+            self._unsent.setdefault(channel.key, (channel, []))[1].append(game)
         self.start()
-        return len(entries)
+        return sum(game.count for game in found)
 
     def start(self) -> None:
-        """Send again the unconfirmed entries of every platform that has an outbox now."""
-        ready = [e for e in self._unsent if self._delivery.reaches(e.platform)]
-        if not ready:
-            return
-        self._unsent = [e for e in self._unsent if not self._delivery.reaches(e.platform)]
-        if not self._delivery.spawn(self._resend(ready)):
-            self._unsent.extend(ready)  # no loop yet: kept for the next registration
+        """Send again the unconfirmed entries of every platform that has an outbox now, one
+        channel at a time."""
+        ready = [
+            key
+            for key, (channel, _) in self._unsent.items()
+            if self._delivery.reaches(channel.platform)
+        ]
+        if ready:
+            self._delivery.spawn(self._resend_channels(ready))
+
+    async def _resend_channels(self, keys: list[str]) -> None:
+        """Send again what was found for these channels, each under its channel's lock (a
+        channel a command or timer sent again first is skipped), letting other work run
+        between channels."""
+        total = sum(g.count for key in keys for g in self._unsent.get(key, (None, []))[1])
+        log.info("sending again %d outbox entries of %d channels", total, len(keys))
+        for key in keys:
+            await asyncio.sleep(0)  # a free lock is taken without yielding
+            async with self._tables.lock(key):
+                await self._send_found(key)
+
+    async def _send_found(self, key: str) -> None:
+        """Send again the games found unconfirmed at start-up in this channel, if not done
+        yet (the caller holds the channel's lock), a page of entries at a time."""
+        _, games = self._unsent.pop(key, (None, []))
+        for game in games:
+            if not await self._claim(game.game_id, game.newest):
+                continue  # another process that found them too sends them
+            pages = self._db.outbox.pages(game_id=game.game_id)
+            await self._send_game(ChannelRef(game.platform, game.channel_id), game.game_id, pages)
 
     # ----- sweeps (shared mode) ------------------------------------------------------------
 
@@ -169,36 +197,43 @@ class Resender:
         except Exception:  # a bug or the database away; the next sweep looks again
             self._faults("cannot read the outbox; the next sweep tries again")
             return
-        ready = [e for e in entries if e.key not in handed and self._delivery.reaches(e.platform)]
-        if ready:
-            await self._resend(ready)
+        games: dict[int, list[OutboxEntry]] = {}
+        for entry in entries:
+            if entry.key not in handed and self._delivery.reaches(entry.platform):
+                games.setdefault(entry.game_id, []).append(entry)
+        for game_id, found in games.items():
+            if not await self._claim(game_id, max(entry.version for entry in found)):
+                continue
+            channel = channel_of(found[0])
+            async with self._tables.lock(channel.key):
+                if self._shared:  # another process may have confirmed some meanwhile
+                    still = {e.key for e in await self._db.outbox.pending(game_id=game_id)}
+                    found = [e for e in found if e.key in still]
+                await self._send_game(channel, game_id, _pages(found))
 
     # ----- sending again -------------------------------------------------------------------
 
-    async def _resend(self, entries: list[OutboxEntry]) -> None:
-        games: dict[int, list[OutboxEntry]] = defaultdict(list)
-        for entry in entries:
-            games[entry.game_id].append(entry)
-        log.info("sending again %d outbox entries of %d games", len(entries), len(games))
-        for game_id, pending in games.items():
-            if not await self._claim(game_id, pending):
-                continue  # another process that found them too sends them
-            channel = ChannelRef(pending[0].platform, pending[0].channel_id)
-            async with self._tables.lock(channel.key):  # drawn as no command changes them
-                try:
-                    if self._shared:  # another process may have confirmed some, or played on
-                        still = {e.key for e in await self._db.outbox.pending(game_id=game_id)}
-                        pending = [e for e in pending if e.key in still]
-                        await self._store.current(channel)
-                    replies = await self._resent(game_id, pending) if pending else []
-                except Exception:
-                    self._faults("cannot send again the outbox of game %s", game_id)
-                    continue
-                finally:
-                    self._changed(channel.key)
-            await self._delivery.send(replies)
+    async def _send_game(
+        self, channel: ChannelRef, game_id: int, pages: AsyncIterator[list[OutboxEntry]]
+    ) -> None:
+        """Send again one game's unconfirmed entries (the caller holds the channel's lock, so
+        no command or timer of the channel runs meanwhile): its news lines as stored, a page
+        at a time, in the order written, then its views drawn once from the stored game."""
+        views: list[OutboxEntry] = []
+        try:
+            if self._shared:  # another process may have played on
+                await self._store.current(channel)
+            async for page in pages:
+                views.extend(e for e in page if is_view(e.payload))
+                await self._delivery.send([news_reply(e) for e in page if not is_view(e.payload)])
+            if views:
+                await self._delivery.send(await self._views_of(channel, game_id, views))
+        except Exception:
+            self._faults("cannot send again the outbox of game %s", game_id)
+        finally:
+            self._changed(channel.key)
 
-    async def _claim(self, game_id: int, pending: list[OutboxEntry]) -> bool:
+    async def _claim(self, game_id: int, newest: int) -> bool:
         """Whether this process sends a game's unconfirmed entries again. With several
         processes on one database (shared mode) each finds them at its start; the one that
         claims them (a lease on the newest entry's version, as deadlines are claimed) sends
@@ -208,7 +243,6 @@ class Resender:
         if not self._shared:
             return True
         now = self._clock.now()
-        newest = max(entry.version for entry in pending)
         try:
             won = await self._db.claims.claim(
                 game_id,
@@ -223,18 +257,15 @@ class Resender:
             return False
         return won is True
 
-    async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
-        """One game's unconfirmed entries as replies: its news lines as stored, then its
-        views drawn from the stored game, each carrying the keys of the entries it stands for."""
-        news = [news_reply(e) for e in pending if not is_view(e.payload)]
-        views = [e for e in pending if is_view(e.payload)]
-        first = pending[0]
-        table = self._tables.get(ChannelRef(first.platform, first.channel_id).key)
+    async def _views_of(
+        self, channel: ChannelRef, game_id: int, views: list[OutboxEntry]
+    ) -> list[Reply]:
+        """One game's views as replies drawn from the stored game now, each carrying the keys
+        of the entries it stands for."""
+        table = self._tables.get(channel.key)
         if table is None or table.game_id != game_id:  # a game that ended since
-            if not views:
-                return news
             table = await self._store.from_record(await self._db.games.load(game_id))
-        return news + await self._redrawn(table, views)
+        return await self._redrawn(table, views)
 
     async def _redrawn(self, table: LiveTable, views: list[OutboxEntry]) -> list[Reply]:
         """The table, every player's rack and the current player's panel of ``table`` now,
@@ -251,9 +282,21 @@ class Resender:
         if not game.finished and current is not None and current.player is not None:
             reply = await self._views.panel(table, game.current)
             shown.append(("panel", current.player.user_id, reply))
+        places: dict[tuple[object, object], int] = {
+            (slot, to): i for i, (slot, to, _) in reversed(list(enumerate(shown)))
+        }
         keys: dict[int, list[str]] = defaultdict(list)
         for entry in views:
             slot, to = entry.payload.get("slot"), entry.payload.get("to")
-            index = next((i for i, (s, o, _) in enumerate(shown) if (s, o) == (slot, to)), 0)
-            keys[index].append(entry.key)
+            keys[places.get((slot, to), 0)].append(entry.key)
         return [replace(reply, delivers=tuple(keys[i])) for i, (_, _, reply) in enumerate(shown)]
+
+
+def channel_of(entry: OutboxEntry) -> ChannelRef:
+    return ChannelRef(entry.platform, entry.channel_id)
+
+
+async def _pages(entries: list[OutboxEntry]) -> AsyncIterator[list[OutboxEntry]]:
+    """Entries already read, as one page."""
+    if entries:
+        yield entries
