@@ -105,7 +105,10 @@ class Resender:
         died in between), per channel; only counts are read now, the entries themselves a
         page at a time as they are sent. They are sent once their platform's outbox is
         registered (``start``); a manager that never gets one (a check, a test) draws nothing.
-        Old delivered entries are pruned. The count of entries."""
+        Old delivered entries are pruned. The count of entries.
+
+        Read before any timer is armed: what a channel's timer or command announces next
+        goes out after what was found here (``before``)."""
         try:
             await self._db.outbox.prune()
             self._pruned_at = time.monotonic()
@@ -116,7 +119,6 @@ class Resender:
         for game in found:
             channel = ChannelRef(game.platform, game.channel_id)
             self._unsent.setdefault(channel.key, (channel, []))[1].append(game)
-        self.start()
         return sum(game.count for game in found)
 
     def start(self) -> None:
@@ -140,6 +142,14 @@ class Resender:
             await asyncio.sleep(0)  # a free lock is taken without yielding
             async with self._tables.lock(key):
                 await self._send_found(key)
+
+    async def before(self, key: str) -> None:
+        """Called by every command and timer of a channel under its lock, before it runs:
+        what was found unconfirmed there at start-up goes out first, so the channel sees its
+        turns in order (a timer due at the restart must not announce the next turn before
+        the re-sent one)."""
+        if key in self._unsent:
+            await self._send_found(key)
 
     async def _send_found(self, key: str) -> None:
         """Send again the games found unconfirmed at start-up in this channel, if not done

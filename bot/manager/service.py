@@ -148,7 +148,13 @@ class GameManager:
         )
         self.clock = Clock(self.tables, self.deadlines, self.lobby)
         self.timers = Timers(
-            self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
+            self.tables,
+            self.store,
+            self.deadlines,
+            self.turns,
+            self.delivery,
+            self.faults,
+            before=lambda key: self.resender.before(key),
         )
         self._metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
         self.boards = Boards(
@@ -345,8 +351,9 @@ class GameManager:
         """Load every unfinished game and lobby from storage and re-arm its timers; then send
         again what stored turns announced and no platform confirmed. The count of games and
         lobbies."""
+        await self.resender.load_unconfirmed()  # first: due timers announce after it
         count = await self.store.resume()
-        await self.resender.load_unconfirmed()
+        self.resender.start()
         self.resender.arm_sweep()  # shared mode: what a process that dies later leaves too
         return count
 
@@ -416,6 +423,7 @@ class GameManager:
                 return [self.languages.tell(channel, player, said, "error")]
         async with self.tables.lock(channel.key):  # a failure is undone under the lock too
             try:
+                await self.resender.before(channel.key)  # what a dead process left goes first
                 replies = await self.router.dispatch(player, channel, command, admin, seen)
                 self.delivery.hand(replies)  # the adapter delivers them now
                 return replies
