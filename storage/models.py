@@ -209,8 +209,10 @@ TABLES = (MatchRow, GameRow, GameActionRow, MatchGameRow, ChannelSettingsRow, Pl
 metadata = StorageModel.metadata
 
 
-class LobbyRow(StorageModel, table=True):
-    """A table still in its lobby (before the deal), so a restart keeps who sat down."""
+class LobbyRow(_Versioned, table=True):
+    """A table still in its lobby (before the deal), so a restart keeps who sat down.
+    ``version`` counts its writes: a write names the version it changed, so two processes
+    changing one lobby at once cannot lose each other's change (as games are written)."""
 
     __tablename__: ClassVar[str] = "lobby"
 
