@@ -66,13 +66,37 @@ def parse_key(key: str) -> tuple[int, int, int] | None:
     return game_id, version, seq
 
 
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Whose entries a process writes are, and for how long from their writing (a live sender
+    delivers them meanwhile; another process sends them again only once the lease ran out)."""
+
+    owner: str
+    seconds: float
+
+
 def add_entries(
-    session: AsyncSession, game_id: int, version: int, payloads: Sequence[dict[str, Any]]
+    session: AsyncSession,
+    game_id: int,
+    version: int,
+    payloads: Sequence[dict[str, Any]],
+    lease: Lease | None = None,
 ) -> None:
-    """Add a turn's entries to its transaction (the turn is stored as ``version``)."""
+    """Add a turn's entries to its transaction (the turn is stored as ``version``), leased
+    to their writer (without ``lease``, free for any process to claim)."""
     now = utcnow()
+    owner = lease.owner if lease is not None else None
+    until = now + timedelta(seconds=lease.seconds) if lease is not None else None
     session.add_all(
-        OutboxRow(game_id=game_id, version=version, seq=i, payload=dict(p), created_at=now)
+        OutboxRow(
+            game_id=game_id,
+            version=version,
+            seq=i,
+            payload=dict(p),
+            created_at=now,
+            owner=owner,
+            lease_until=until,
+        )
         for i, p in enumerate(payloads)
     )
 
@@ -80,6 +104,50 @@ def add_entries(
 class OutboxRepository:
     def __init__(self, db: Connection) -> None:
         self._db = db
+        self.lease: Lease | None = None  # whose the entries written on this connection are
+
+    def lease_to(self, owner: str, seconds: float) -> None:
+        """Entries written from now on (with their turns, by ``GameRepository``) are leased to
+        ``owner`` for ``seconds``: the process that hands them to a platform."""
+        self.lease = Lease(owner, seconds)
+
+    async def claim(
+        self,
+        game_id: int,
+        *,
+        owner: str,
+        now: datetime,
+        until: datetime,
+        younger_than: timedelta | None = None,
+    ) -> int:
+        """Claim a game's undelivered entries whose lease ran out (or that have none) for
+        ``owner`` until ``until``, in one guarded UPDATE, so that of several processes
+        finding them exactly one sends each; with ``younger_than`` only those written since
+        then. The count claimed: they are read with ``pages(owner=..., lease_until=until)``."""
+        async with self._db.transaction() as session:
+            query = (
+                update(OutboxRow)
+                .where(
+                    col(OutboxRow.game_id) == game_id,
+                    col(OutboxRow.delivered_at).is_(None),
+                    or_(
+                        col(OutboxRow.lease_until).is_(None),
+                        col(OutboxRow.lease_until) <= now,
+                    ),
+                )
+                .values(owner=owner, lease_until=until)
+            )
+            if younger_than is not None:
+                query = query.where(col(OutboxRow.created_at) >= now - younger_than)
+            result = await session.execute(query)
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    async def claimable(
+        self, *, now: datetime, younger_than: timedelta | None = None
+    ) -> list[UnconfirmedGame]:
+        """The games with undelivered entries whose lease ran out by ``now`` (their sender
+        died, or has been trying longer than a live one takes), like ``unconfirmed_games``."""
+        return await self.unconfirmed_games(free_at=now, younger_than=younger_than)
 
     async def mark_delivered(self, keys: Sequence[str]) -> int:
         """Mark entries delivered (unknown or malformed keys are ignored); the count marked."""
@@ -103,9 +171,12 @@ class OutboxRepository:
                 marked += int(getattr(result, "rowcount", 0) or 0)
         return marked
 
-    async def unconfirmed_games(self) -> list[UnconfirmedGame]:
+    async def unconfirmed_games(
+        self, *, free_at: datetime | None = None, younger_than: timedelta | None = None
+    ) -> list[UnconfirmedGame]:
         """Every game with undelivered entries, in the order of their ids (one grouped
-        query: the entries are read later, a page at a time)."""
+        query: the entries are read later, a page at a time); with ``free_at`` only entries
+        whose lease ran out by then, with ``younger_than`` only those written since then."""
         query = (
             select_columns(
                 col(OutboxRow.game_id),
@@ -116,9 +187,16 @@ class OutboxRepository:
             )
             .join(GameRow, col(GameRow.id) == col(OutboxRow.game_id))
             .where(col(OutboxRow.delivered_at).is_(None))
-            .group_by(col(OutboxRow.game_id), col(GameRow.platform), col(GameRow.channel_id))
-            .order_by(col(OutboxRow.game_id))
         )
+        if free_at is not None:
+            query = query.where(
+                or_(col(OutboxRow.lease_until).is_(None), col(OutboxRow.lease_until) <= free_at)
+            )
+            if younger_than is not None:
+                query = query.where(col(OutboxRow.created_at) >= free_at - younger_than)
+        query = query.group_by(
+            col(OutboxRow.game_id), col(GameRow.platform), col(GameRow.channel_id)
+        ).order_by(col(OutboxRow.game_id))
         async with self._db.sessions() as session:
             rows = (await session.execute(query)).all()
         return [
@@ -158,14 +236,18 @@ class OutboxRepository:
         older_than: timedelta | None = None,
         younger_than: timedelta | None = None,
         now: datetime | None = None,
+        claimed: tuple[str, datetime] | None = None,
     ) -> AsyncIterator[list[OutboxEntry]]:
         """``pending`` a page of ``size`` entries at a time (each page one short query after
         the last key of the one before), so that a reader of many entries can let other work
-        run between pages instead of holding the event loop for all of them at once."""
+        run between pages instead of holding the event loop for all of them at once. With
+        ``claimed`` (owner, lease end) only the entries that claim took (``claim``)."""
         now = now or utcnow()
         after: tuple[int, int, int] | None = None
         while True:
-            page = await self._page(after, size, platform, game_id, older_than, younger_than, now)
+            page = await self._page(
+                after, size, platform, game_id, older_than, younger_than, now, claimed
+            )
             if page:
                 yield page
             if len(page) < size:
@@ -182,6 +264,7 @@ class OutboxRepository:
         older_than: timedelta | None,
         younger_than: timedelta | None,
         now: datetime,
+        claimed: tuple[str, datetime] | None,
     ) -> list[OutboxEntry]:
         """One page of ``pages``: plain columns, not ORM objects (a tenth of the work)."""
         key = tuple_(col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq))
@@ -209,6 +292,10 @@ class OutboxRepository:
             query = query.where(col(OutboxRow.created_at) < now - older_than)
         if younger_than is not None:
             query = query.where(col(OutboxRow.created_at) >= now - younger_than)
+        if claimed is not None:
+            query = query.where(
+                col(OutboxRow.owner) == claimed[0], col(OutboxRow.lease_until) == claimed[1]
+            )
         query = query.order_by(
             col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
         ).limit(size)

@@ -119,6 +119,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         presenter=Presenter(images=config.render_images, theme=config.theme),
         default_rules=Rules(turn_seconds=config.turn_seconds),
         default_language=config.language,
+        outbox_lease=config.outbox_lease_seconds,
     )
     tasks: list[asyncio.Task[None]] = []
     board: BoardServer | None = None

@@ -48,10 +48,12 @@ class Resender:
         *,
         shared: bool,
         owner: str,
+        lease: float = RESEND_AFTER,
         changed: Callable[[str], None] = lambda key: None,
     ) -> None:
-        """``changed`` is told of each channel whose game a re-send read again (open boards
-        read it too)."""
+        """``lease``: how long an entry is its sender's (as long as a live sender may take to
+        deliver it; shared mode); ``changed`` is told of each channel whose game a re-send
+        read again (open boards read it too)."""
         self._db = db
         self._tables = tables
         self._store = store
@@ -61,6 +63,7 @@ class Resender:
         self._faults = faults
         self._shared = shared
         self._owner = owner
+        self._lease = lease
         self._changed = changed
         self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
         self._confirming: asyncio.Task[None] | None = None
@@ -76,8 +79,6 @@ class Resender:
         """The platform accepted the messages carrying these outbox entries: they are marked
         delivered in the background (a crash before that only sends them once more)."""
         self._confirmed.update(keys)
-        for key in keys:
-            self._delivery.handed.pop(key, None)
         if self._confirming is None or self._confirming.done():
             self._confirming = asyncio.get_running_loop().create_task(self._write_confirmed())
 
@@ -156,10 +157,36 @@ class Resender:
         yet (the caller holds the channel's lock), a page of entries at a time."""
         _, games = self._unsent.pop(key, (None, []))
         for game in games:
-            if not await self._claim(game.game_id, game.newest):
-                continue  # another process that found them too sends them
+            await self._claim_and_send(game)
+
+    async def _claim_and_send(self, game: UnconfirmedGame, *, sweeping: bool = False) -> None:
+        """Send again a game's unconfirmed entries (the caller holds the channel's lock). In
+        shared mode only those this process claims: entries whose lease ran out (their
+        writer, or the process that claimed them last, died or took longer than a live
+        sender does), so that of several processes exactly one sends each, and none sends
+        what a live one is delivering."""
+        channel = ChannelRef(game.platform, game.channel_id)
+        if not self._shared:
             pages = self._db.outbox.pages(game_id=game.game_id)
-            await self._send_game(ChannelRef(game.platform, game.channel_id), game.game_id, pages)
+            await self._send_game(channel, game.game_id, pages)
+            return
+        now = self._clock.now()
+        until = _dt(now + self._lease)
+        try:
+            won = await self._db.outbox.claim(
+                game.game_id,
+                owner=self._owner,
+                now=_dt(now),
+                until=until,
+                younger_than=timedelta(seconds=SWEEP_GIVES_UP) if sweeping else None,
+            )
+        except Exception:
+            self._faults("cannot claim the outbox of game %s", game.game_id)
+            return
+        if won:
+            claimed = (self._owner, until)
+            pages = self._db.outbox.pages(game_id=game.game_id, claimed=claimed)
+            await self._send_game(channel, game.game_id, pages)
 
     # ----- sweeps (shared mode) ------------------------------------------------------------
 
@@ -167,7 +194,7 @@ class Resender:
         """Schedule the next sweep (shared mode only: one SQLite process has nobody to
         cover for, and sends what is unconfirmed at its start)."""
         if self._shared and not self._closed:
-            when = self._clock.now() + SWEEP_EVERY
+            when = self._clock.now() + min(SWEEP_EVERY, self._lease / 5)
             self._clock.schedule_at(SWEEP_KEY, when, self._sweep_due)
 
     def close(self) -> None:
@@ -189,37 +216,24 @@ class Resender:
 
     async def sweep(self) -> None:
         """Send again what another process stored and never saw confirmed (it died, or it
-        died while sending such entries again): entries unconfirmed for ``RESEND_AFTER`` of
-        platforms this process sends to, except what this process itself handed to an adapter
-        less than that ago (it is still being delivered; adapters report no failure, so after
-        that it is taken for lost). Each game's re-send is claimed as at start-up."""
-        now = self._clock.now()
-        handed = self._delivery.handed
-        for key, at in list(handed.items()):
-            if now - at >= RESEND_AFTER:
-                del handed[key]
+        died while sending such entries again), or what this one handed out and its lease ran
+        out on: entries of platforms this process sends to whose lease ran out, written less
+        than ``SWEEP_GIVES_UP`` ago. Each game's entries are claimed as at start-up."""
+        now = _dt(self._clock.now())
         try:
-            entries = await self._db.outbox.pending(
-                older_than=timedelta(seconds=RESEND_AFTER),
-                younger_than=timedelta(seconds=SWEEP_GIVES_UP),
-                now=_dt(now),
+            games = await self._db.outbox.claimable(
+                now=now, younger_than=timedelta(seconds=SWEEP_GIVES_UP)
             )
         except Exception:  # a bug or the database away; the next sweep looks again
             self._faults("cannot read the outbox; the next sweep tries again")
             return
-        games: dict[int, list[OutboxEntry]] = {}
-        for entry in entries:
-            if entry.key not in handed and self._delivery.reaches(entry.platform):
-                games.setdefault(entry.game_id, []).append(entry)
-        for game_id, found in games.items():
-            if not await self._claim(game_id, max(entry.version for entry in found)):
+        for game in games:
+            if not self._delivery.reaches(game.platform):
                 continue
-            channel = channel_of(found[0])
-            async with self._tables.lock(channel.key):
-                if self._shared:  # another process may have confirmed some meanwhile
-                    still = {e.key for e in await self._db.outbox.pending(game_id=game_id)}
-                    found = [e for e in found if e.key in still]
-                await self._send_game(channel, game_id, _pages(found))
+            key = ChannelRef(game.platform, game.channel_id).key
+            async with self._tables.lock(key):
+                await self.before(key)
+                await self._claim_and_send(game, sweeping=True)
 
     # ----- sending again -------------------------------------------------------------------
 
@@ -242,30 +256,6 @@ class Resender:
             self._faults("cannot send again the outbox of game %s", game_id)
         finally:
             self._changed(channel.key)
-
-    async def _claim(self, game_id: int, newest: int) -> bool:
-        """Whether this process sends a game's unconfirmed entries again. With several
-        processes on one database (shared mode) each finds them at its start; the one that
-        claims them (a lease on the newest entry's version, as deadlines are claimed) sends
-        them, so a turn is not announced once per process. The lease is ``RESEND_AFTER``, as
-        long as a live sender may take: a claimer that died is taken over after it (by a
-        sweep); one that is merely slow is not doubled."""
-        if not self._shared:
-            return True
-        now = self._clock.now()
-        try:
-            won = await self._db.claims.claim(
-                game_id,
-                newest,
-                "resend",
-                owner=self._owner,
-                now=_dt(now),
-                until=_dt(now + RESEND_AFTER),
-            )
-        except Exception:
-            self._faults("cannot claim the outbox of game %s", game_id)
-            return False
-        return won is True
 
     async def _views_of(
         self, channel: ChannelRef, game_id: int, views: list[OutboxEntry]
@@ -304,9 +294,3 @@ class Resender:
 
 def channel_of(entry: OutboxEntry) -> ChannelRef:
     return ChannelRef(entry.platform, entry.channel_id)
-
-
-async def _pages(entries: list[OutboxEntry]) -> AsyncIterator[list[OutboxEntry]]:
-    """Entries already read, as one page."""
-    if entries:
-        yield entries

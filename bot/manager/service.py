@@ -41,6 +41,7 @@ from bot.manager.faults import Faults
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
 from bot.manager.notices import Notices
+from bot.manager.outbox import RESEND_AFTER
 from bot.manager.ratings import Ratings
 from bot.manager.records import Records
 from bot.manager.resend import Resender
@@ -99,7 +100,12 @@ class GameManager:
         default_language: str = "en",
         shared: bool | None = None,
         lease_seconds: float = 30.0,
+        outbox_lease: float = RESEND_AFTER,
     ) -> None:
+        """``lease_seconds``: how long a process holds a deadline it acts on (shared mode);
+        ``outbox_lease``: how long the announcements it stores are its own to deliver before
+        another process may send them again (shared mode; as long as a live sender may
+        take)."""
         self.db = db
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()
@@ -107,6 +113,7 @@ class GameManager:
         # one process acts on each. SQLite is for one process; reminders are claimed anyway.
         self.shared = db.dialect == "postgresql" if shared is None else shared
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        db.outbox.lease_to(self.owner, outbox_lease)  # what it stores, it delivers
         language = default_language if default_language in LANGUAGES else "en"
         self.defaults = Defaults(default_rules or Rules(), language)
         self.faults = Faults(log)
@@ -125,7 +132,7 @@ class GameManager:
             owner=self.owner,
         )
         self.store = Store(db, self.tables, self.deadlines, self.faults, shared=self.shared)
-        self.delivery = Delivery(self.scheduler, shared=self.shared)
+        self.delivery = Delivery()
         self.turns = Turns(
             db.games,
             self.tables,
@@ -177,6 +184,7 @@ class GameManager:
             self.faults,
             shared=self.shared,
             owner=self.owner,
+            lease=outbox_lease,
             changed=self.boards.changed,
         )
         routes = build_routes(
@@ -425,7 +433,6 @@ class GameManager:
             try:
                 await self.resender.before(channel.key)  # what a dead process left goes first
                 replies = await self.router.dispatch(player, channel, command, admin, seen)
-                self.delivery.hand(replies)  # the adapter delivers them now
                 return replies
             except RummikubError as err:
                 return [note(channel, player, await self.languages.error(channel, err, player))]
