@@ -142,6 +142,66 @@ class OutboxRepository:
             result = await session.execute(query)
             return int(getattr(result, "rowcount", 0) or 0)
 
+    async def claim_keys(
+        self, keys: Sequence[str], *, owner: str, now: datetime, until: datetime
+    ) -> int:
+        """Claim these undelivered entries for ``owner`` until ``until`` if they are its own
+        already or their lease ran out (to try them again after a failed send), counting the
+        try; the count claimed (read them with ``pages(claimed=...)``)."""
+        ids = sorted({found for key in keys if (found := parse_key(key)) is not None})
+        claimed = 0
+        async with self._db.transaction() as session:
+            for start in range(0, len(ids), 300):
+                result = await session.execute(
+                    update(OutboxRow)
+                    .where(
+                        tuple_(
+                            col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
+                        ).in_(ids[start : start + 300]),
+                        col(OutboxRow.delivered_at).is_(None),
+                        or_(
+                            col(OutboxRow.owner) == owner,
+                            col(OutboxRow.lease_until).is_(None),
+                            col(OutboxRow.lease_until) <= now,
+                        ),
+                    )
+                    .values(owner=owner, lease_until=until, tries=col(OutboxRow.tries) + 1)
+                )
+                claimed += int(getattr(result, "rowcount", 0) or 0)
+        return claimed
+
+    async def refuse(self, keys: Sequence[str]) -> int:
+        """A platform refused these entries for good (the chat is gone, the bot was removed):
+        marked refused, and so delivered as far as sending goes: never sent again. The count
+        marked."""
+        ids = sorted({found for key in keys if (found := parse_key(key)) is not None})
+        marked = 0
+        now = utcnow()
+        async with self._db.transaction() as session:
+            for start in range(0, len(ids), 300):
+                result = await session.execute(
+                    update(OutboxRow)
+                    .where(
+                        tuple_(
+                            col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
+                        ).in_(ids[start : start + 300]),
+                        col(OutboxRow.delivered_at).is_(None),
+                    )
+                    .values(delivered_at=now, refused_at=now)
+                )
+                marked += int(getattr(result, "rowcount", 0) or 0)
+        return marked
+
+    async def refused(self, game_id: int) -> list[str]:
+        """The keys of a game's entries a platform refused, in the order written."""
+        async with self._db.sessions() as session:
+            rows = await session.execute(
+                select_columns(col(OutboxRow.version), col(OutboxRow.seq))
+                .where(col(OutboxRow.game_id) == game_id, col(OutboxRow.refused_at).is_not(None))
+                .order_by(col(OutboxRow.version), col(OutboxRow.seq))
+            )
+            return [outbox_key(game_id, version, seq) for version, seq in rows]
+
     async def claimable(
         self, *, now: datetime, younger_than: timedelta | None = None
     ) -> list[UnconfirmedGame]:

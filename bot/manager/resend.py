@@ -29,7 +29,7 @@ from bot.manager.tables import Tables
 from bot.manager.views import Views
 from bot.scheduler import Scheduler
 from storage import Database, OutboxEntry
-from storage.outbox import UnconfirmedGame
+from storage.outbox import UnconfirmedGame, parse_key
 
 
 class Resender:
@@ -235,6 +235,39 @@ class Resender:
                 await self.before(key)
                 await self._claim_and_send(game, sweeping=True)
 
+    async def retry(self, keys: list[str]) -> None:
+        """Send again these entries, whose send failed for now (``bot.manager.retries``):
+        those still undelivered and this process's own, or free (a lease that ran out), are
+        claimed anew and sent as at start-up, under their channel's lock."""
+        games: dict[int, list[str]] = {}
+        for key in keys:
+            parsed = parse_key(key)
+            if parsed is not None:
+                games.setdefault(parsed[0], []).append(key)
+        for game_id, batch in games.items():
+            now = self._clock.now()
+            until = _dt(now + self._lease)
+            try:
+                owner = self._owner
+                if not await self._db.outbox.claim_keys(
+                    batch, owner=owner, now=_dt(now), until=until
+                ):
+                    continue  # delivered meanwhile, or another process took them over
+                entries = [
+                    entry
+                    async for page in self._db.outbox.pages(game_id=game_id, claimed=(owner, until))
+                    for entry in page
+                ]
+            except Exception:
+                self._faults("cannot try again the outbox of game %s", game_id)
+                continue
+            if not entries:
+                continue
+            channel = channel_of(entries[0])
+            async with self._tables.lock(channel.key):
+                await self.before(channel.key)
+                await self._send_game(channel, game_id, as_pages(entries))
+
     # ----- sending again -------------------------------------------------------------------
 
     async def _send_game(
@@ -294,3 +327,8 @@ class Resender:
 
 def channel_of(entry: OutboxEntry) -> ChannelRef:
     return ChannelRef(entry.platform, entry.channel_id)
+
+
+async def as_pages(entries: list[OutboxEntry]) -> AsyncIterator[list[OutboxEntry]]:
+    """Entries already read, as one page."""
+    yield entries

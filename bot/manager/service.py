@@ -45,6 +45,7 @@ from bot.manager.outbox import RESEND_AFTER
 from bot.manager.ratings import Ratings
 from bot.manager.records import Records
 from bot.manager.resend import Resender
+from bot.manager.retries import Retries
 from bot.manager.routes import Router, build_routes
 from bot.manager.state import (
     AWAY_KEYS,
@@ -84,8 +85,9 @@ class GameManager:
     ``records`` (leaderboard, history, stats, replays), ``deadlines`` (timers and claims),
     ``store`` (memory rebuilt from storage), ``turns`` (games, turns, AI moves, the draft),
     ``lobby`` (seats and settings), ``timers`` (what a fired deadline does), ``delivery``
-    (outboxes), ``resender`` (confirmations, sending again), ``ratings`` (the ladder, a
-    player's rating), ``notices`` (``notify``) and ``router`` (the verb table).
+    (outboxes), ``resender`` (confirmations, sending again), ``retries`` (failed and refused
+    sends), ``ratings`` (the ladder, a player's rating), ``notices`` (``notify``) and
+    ``router`` (the verb table).
     """
 
     def __init__(
@@ -187,6 +189,7 @@ class GameManager:
             lease=outbox_lease,
             changed=self.boards.changed,
         )
+        self.retries = Retries(db, self.scheduler, self.faults, self.resender.retry)
         routes = build_routes(
             self.lobby,
             self.turns,
@@ -241,11 +244,17 @@ class GameManager:
         self.resender.start()
 
     async def report(self, keys: Sequence[str], outcome: Sent) -> None:
-        """What the platform said to the messages carrying these outbox entries: accepted or
-        refused for good, they are not sent again; failed for now, they stay unconfirmed and
-        are sent again (after a restart, or by a sweep)."""
-        if outcome is not Sent.FAILED:
+        """What the platform said to the messages carrying these outbox entries: accepted,
+        they are marked delivered; refused for good, marked refused at once and never sent
+        again; failed for now, tried again soon, then after longer waits
+        (``bot.manager.retries``)."""
+        if outcome is Sent.DELIVERED:
+            self.retries.settled(keys)
             await self.resender.delivered(keys)
+        elif outcome is Sent.REFUSED:
+            await self.retries.refused(keys)
+        else:
+            self.retries.failed(keys)
 
     async def delivered(self, keys: Sequence[str]) -> None:
         """The platform accepted the messages carrying these outbox entries."""
@@ -367,6 +376,7 @@ class GameManager:
 
     async def close(self) -> None:
         self.resender.close()
+        self.retries.close()
         for table in self.tables.values():
             self.deadlines.cancel(table)
         tasks = list(self.delivery.tasks)  # sending again or flushing kept replies: their
