@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.api import Reply, Sent
 from bot.manager.outbox import RESEND_AFTER
 from bot.manager.retries import RETRY_AFTER
-from tests.bot.manager.manager_harness import ANN, CHANNEL, Harness
+from tests.bot.manager.manager_harness import ANN, CHANNEL
 from tests.bot.manager.test_outbox import keys, restarted, two_players
 
 
