@@ -311,10 +311,19 @@ class GameRepository:
                 return None
             return int(found[0]), found[1] is not None
 
-    async def save_draft(self, game_id: int, *, expected_version: int, draft: Sequence[str]) -> int:
-        """Store the current player's draft steps, so a restart mid-turn keeps them."""
+    async def save_draft(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        draft: Sequence[str],
+        announce: Sequence[dict[str, Any]] = (),
+    ) -> int:
+        """Store the current player's draft steps, so a restart mid-turn keeps them, with the
+        outbox entries of what the step refreshes (``announce``, as for ``save_turn``)."""
         async with self._write(game_id, expected_version) as write:
             write.row.draft = list(draft)
+            write.outbox.extend(announce)
         return write.row.version
 
     async def finish(
