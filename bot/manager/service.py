@@ -104,10 +104,8 @@ class GameManager:
         lease_seconds: float = 30.0,
         outbox_lease: float = RESEND_AFTER,
     ) -> None:
-        """``lease_seconds``: how long a process holds a deadline it acts on (shared mode);
-        ``outbox_lease``: how long the announcements it stores are its own to deliver before
-        another process may send them again (shared mode; as long as a live sender may
-        take)."""
+        """Shared mode: ``lease_seconds`` a deadline is this process's, ``outbox_lease`` what
+        it stores is its own to deliver (``docs/outbox.md``)."""
         self.db = db
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()
@@ -156,15 +154,8 @@ class GameManager:
             self.questions,
         )
         self.clock = Clock(self.tables, self.deadlines, self.lobby)
-        self.timers = Timers(
-            self.tables,
-            self.store,
-            self.deadlines,
-            self.turns,
-            self.delivery,
-            self.faults,
-            before=lambda key: self.resender.before(key),
-        )
+        timers = (self.tables, self.store, self.deadlines, self.turns, self.delivery)
+        self.timers = Timers(*timers, self.faults, before=lambda key: self.resender.before(key))
         self._metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
         self.boards = Boards(
             table=self.tables.get,
