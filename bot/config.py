@@ -49,6 +49,9 @@ class BotSettings(BaseSettings):
     )
 
     database_url: str = DEFAULT_URL
+    # Several processes on one database: how long the announcements a process stored are its
+    # own to deliver before another sends them again (as long as a live sender may take)
+    outbox_lease_seconds: int = 300
     discord_token: SecretStr | None = None
     discord_api_base_url: str | None = None  # a REST proxy instead of discord.com/api/v10
     telegram_token: SecretStr | None = None
@@ -142,6 +145,13 @@ class BotSettings(BaseSettings):
     def _web_secret(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and len(value.get_secret_value().strip()) < 32:
             raise ValueError("use at least 32 characters (for example: openssl rand -hex 32)")
+        return value
+
+    @field_validator("outbox_lease_seconds")
+    @classmethod
+    def _outbox_lease(cls, value: int) -> int:
+        if not 1 <= value <= 3600:
+            raise ValueError("use 1 to 3600 seconds")
         return value
 
     @field_validator("web_link_seconds", "web_init_data_seconds")

@@ -52,13 +52,13 @@ class Database(Connection):
             busy_timeout_ms=busy_timeout_ms,
             echo=echo,
         )
-        self.games = GameRepository(self)
+        self.outbox = OutboxRepository(self)
+        self.games = GameRepository(self, self.outbox)
         self.matches = MatchRepository(self)
         self.settings = SettingsRepository(self)
         self.stats = StatsRepository(self)
         self.lobbies = LobbyRepository(self)
         self.claims = ClaimRepository(self)
-        self.outbox = OutboxRepository(self)
         self.players = PlayerLanguageRepository(self)
         self.messages = MessageSlots(self)
         self.ratings = RatingRepository(self)

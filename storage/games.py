@@ -17,7 +17,7 @@ from storage.errors import ChannelBusyError, ConflictError, NotFoundError, Stora
 from storage.matches import record_game as record_match_game
 from storage.matches import update_roster
 from storage.models import GameActionRow, GameRow, MatchRow, utcnow
-from storage.outbox import add_entries
+from storage.outbox import Lease, OutboxRepository, add_entries
 from storage.ratings import record_game as record_rating_game
 from storage.records import Seat, StoredGame
 from storage.stats import record_game as record_stats_game
@@ -105,8 +105,14 @@ class GameRepository:
     or a retry racing the original) can never lose each other's update.
     """
 
-    def __init__(self, db: Connection) -> None:
+    def __init__(self, db: Connection, outbox: OutboxRepository | None = None) -> None:
+        """``outbox``: whose the outbox entries written with turns are (``lease_to``)."""
         self._db = db
+        self._outbox = outbox
+
+    @property
+    def _lease(self) -> Lease | None:
+        return self._outbox.lease if self._outbox is not None else None
 
     async def create(
         self,
@@ -156,7 +162,7 @@ class GameRepository:
                 assert row.id is not None
                 _add_action_rows(session, row.id, 0, actions)
                 if announce:
-                    add_entries(session, row.id, row.version, announce)
+                    add_entries(session, row.id, row.version, announce, self._lease)
                 await session.flush()
         except IntegrityError as exc:
             if await self.load_active(platform, channel_id, with_actions=False) is not None:
@@ -305,10 +311,19 @@ class GameRepository:
                 return None
             return int(found[0]), found[1] is not None
 
-    async def save_draft(self, game_id: int, *, expected_version: int, draft: Sequence[str]) -> int:
-        """Store the current player's draft steps, so a restart mid-turn keeps them."""
+    async def save_draft(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        draft: Sequence[str],
+        announce: Sequence[dict[str, Any]] = (),
+    ) -> int:
+        """Store the current player's draft steps, so a restart mid-turn keeps them, with the
+        outbox entries of what the step refreshes (``announce``, as for ``save_turn``)."""
         async with self._write(game_id, expected_version) as write:
             write.row.draft = list(draft)
+            write.outbox.extend(announce)
         return write.row.version
 
     async def finish(
@@ -408,5 +423,5 @@ class GameRepository:
                 ) from exc
             _add_action_rows(session, game_id, write.first_new_seq, write.new_actions)
             if write.outbox:  # written as the version just stored, in the same transaction
-                add_entries(session, game_id, write.row.version, write.outbox)
+                add_entries(session, game_id, write.row.version, write.outbox, self._lease)
             await session.flush()

@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Index,
+    Integer,
     MetaData,
     Text,
     TypeDecorator,
@@ -209,8 +210,10 @@ TABLES = (MatchRow, GameRow, GameActionRow, MatchGameRow, ChannelSettingsRow, Pl
 metadata = StorageModel.metadata
 
 
-class LobbyRow(StorageModel, table=True):
-    """A table still in its lobby (before the deal), so a restart keeps who sat down."""
+class LobbyRow(_Versioned, table=True):
+    """A table still in its lobby (before the deal), so a restart keeps who sat down.
+    ``version`` counts its writes: a write names the version it changed, so two processes
+    changing one lobby at once cannot lose each other's change (as games are written)."""
 
     __tablename__: ClassVar[str] = "lobby"
 
@@ -291,6 +294,12 @@ class OutboxRow(StorageModel, table=True):
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
     delivered_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+    # Who sends it, until when: the process that stored it, for as long as a live sender may
+    # take; then whoever claims it to send it again (a lease: taken over once it ran out).
+    owner: str | None = Field(default=None, max_length=200)
+    lease_until: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+    tries: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    refused_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
     __table_args__ = (Index(None, "delivered_at", "created_at"),)
 

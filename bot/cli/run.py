@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -118,6 +119,7 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
         presenter=Presenter(images=config.render_images, theme=config.theme),
         default_rules=Rules(turn_seconds=config.turn_seconds),
         default_language=config.language,
+        outbox_lease=config.outbox_lease_seconds,
     )
     tasks: list[asyncio.Task[None]] = []
     board: BoardServer | None = None
@@ -129,6 +131,10 @@ async def _serve(config: BotSettings, args: argparse.Namespace, shard_ids: list[
             port=config.metrics_port,
             platforms=[name for name in ("discord", "telegram") if config.secret(f"{name}_token")],
         )
+        # What is loaded by now (modules, libraries) lives as long as the process: frozen, no
+        # full garbage collection walks it again, so none holds the event loop long (about
+        # 70 ms for these 130,000 objects on a busy machine; issue 26).
+        gc.freeze()
         await manager.resume()
         await manager.presenter.warm_up()
         board = await _start_board(config, manager, db)

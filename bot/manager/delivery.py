@@ -1,5 +1,5 @@
 """Delivery: where replies caused by timers, AI turns and re-sends go (one outbox per platform,
-or outboxes that see every reply), and which outbox keys this process has handed out."""
+or outboxes that see every reply)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ from typing import Any
 
 from bot.api import Outbox, Reply
 from bot.manager.state import MAX_PENDING, log
-from bot.scheduler import Scheduler
 
-MAX_HANDED = 10_000  # keys handed out and unconfirmed kept in memory, at most about
-HANDED_FOR = 300.0  # seconds a handed key is taken as still being delivered (outbox.RESEND_AFTER)
+YIELD_EVERY = 50  # replies handed out between two yields to the event loop
 
 
 class Delivery:
@@ -20,13 +18,10 @@ class Delivery:
     that was due at start-up runs at once, while the adapters are still connecting) replies
     are kept, and sent when one registers."""
 
-    def __init__(self, clock: Scheduler, *, shared: bool) -> None:
-        self._clock = clock
-        self._shared = shared
+    def __init__(self) -> None:
         self._routes: dict[str, Outbox] = {}
         self._broadcast: list[Outbox] = []
         self._pending: list[Reply] = []  # timer and AI replies waiting for an outbox
-        self.handed: dict[str, float] = {}  # shared mode: outbox keys handed out, when
         self.tasks: set[asyncio.Task[None]] = set()  # background sends (close cancels them)
 
     def register(self, outbox: Outbox, *, platform: str | None = None) -> None:
@@ -56,21 +51,8 @@ class Delivery:
         task.add_done_callback(self.tasks.discard)
         return True
 
-    def hand(self, replies: Sequence[Reply]) -> None:
-        """Note the keys of replies this process hands to an adapter now (shared mode): its
-        sweeps leave them alone for a while, since the adapter is delivering them."""
-        if not self._shared:
-            return
-        now = self._clock.now()
-        if len(self.handed) > MAX_HANDED:  # no sweep forgets them (a manager not resumed)
-            self.handed = {k: at for k, at in self.handed.items() if now - at < HANDED_FOR}
-        for reply in replies:
-            for key in reply.delivers:
-                self.handed[key] = now
-
     async def send(self, replies: Sequence[Reply]) -> None:
         """Hand replies of timers, AI turns and re-sends to their platform's outbox."""
-        self.hand(replies)
         # An outbox with ``many`` (bot.api.BatchOutbox) takes its platform's replies at once.
         single: list[Reply] = []
         for platform in dict.fromkeys(r.channel.platform for r in replies):
@@ -83,7 +65,9 @@ class Delivery:
                 await many(batch)
             except Exception:  # an adapter failure must not stop the game
                 log.exception("outbox failed for %s replies", platform)
-        for reply in single:
+        for count, reply in enumerate(single, start=1):
+            if count % YIELD_EVERY == 0:  # many replies (a re-send): let other work run
+                await asyncio.sleep(0)
             route = self._routes.get(reply.channel.platform)
             outboxes = [route] if route is not None else self._broadcast
             if not outboxes:

@@ -8,9 +8,11 @@ go out carry their keys (``Reply.delivers``); adapters confirm them through ``de
 the platform accepted the message, and the confirmations are written in the background, many
 in one UPDATE. ``resume()`` sends every entry still unconfirmed: the news lines as stored, and
 for each game with any, its table, every player's rack and the current player's panel as the
-stored game shows them now (edited in place by the adapters' stored message ids). With several
-processes on one database (shared mode) each also sweeps every minute for entries a process
-that died left unconfirmed, and sends them again the same way (``Resender.sweep``).
+stored game shows them now (edited in place by the adapters' stored message ids), a channel at
+a time and before anything new of that channel. With several processes on one database
+(shared mode) entries are leased to the process that stored them, a starting process sends
+only those whose lease ran out, and each sweeps every minute for such entries a process that
+died left, claiming them before sending them again the same way (``Resender.sweep``).
 """
 
 from __future__ import annotations
@@ -23,15 +25,16 @@ from bot.api import Button, ChannelRef, PlayerRef, Reply
 from storage import OutboxEntry, outbox_key
 
 PRUNE_EVERY = 600.0  # seconds between prunes of delivered entries, while running
-# Shared mode (several processes on one database): each process sweeps the outbox every
-# SWEEP_EVERY seconds for entries unconfirmed for RESEND_AFTER seconds, which a process that
-# died left. Five minutes, because a live sender may hold a message a minute or more (a Telegram
-# group is paced at 20 a minute; 429 answers and 5xx retries add their waits; a confirmation is
-# written a moment later): one minute would take a slow sender for a dead one and announce
-# its turn twice. It is also the lease of a re-send's claim, and how long this process leaves
-# alone an entry it handed to an adapter itself. An entry unconfirmed for SWEEP_GIVES_UP
-# seconds has been tried about ten times (a channel the bot lost): sweeps leave it to a
-# restart and the prune.
+# Shared mode (several processes on one database): the entries a process stores are leased to
+# it for RESEND_AFTER seconds (its own to deliver); each process sweeps the outbox every
+# SWEEP_EVERY seconds (at most a fifth of the lease) for entries whose lease ran out, which a
+# process that died left, and claims them with a lease of its own before sending them again.
+# Five minutes, because a live sender may hold a message a minute or more (a Telegram group is
+# paced at 20 a minute; 429 answers and 5xx retries add their waits; a confirmation is written
+# a moment later): one minute would take a slow sender for a dead one and announce its turn
+# twice (OUTBOX_LEASE_SECONDS sets it). An entry unconfirmed for SWEEP_GIVES_UP seconds has
+# been tried about ten times (a channel the bot lost): sweeps leave it to a restart and the
+# prune.
 SWEEP_EVERY = 60.0
 RESEND_AFTER = 300.0
 SWEEP_GIVES_UP = 3600.0

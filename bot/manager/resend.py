@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 
@@ -29,6 +29,7 @@ from bot.manager.tables import Tables
 from bot.manager.views import Views
 from bot.scheduler import Scheduler
 from storage import Database, OutboxEntry
+from storage.outbox import UnconfirmedGame, parse_key
 
 
 class Resender:
@@ -47,10 +48,12 @@ class Resender:
         *,
         shared: bool,
         owner: str,
+        lease: float = RESEND_AFTER,
         changed: Callable[[str], None] = lambda key: None,
     ) -> None:
-        """``changed`` is told of each channel whose game a re-send read again (open boards
-        read it too)."""
+        """``lease``: how long an entry is its sender's (as long as a live sender may take to
+        deliver it; shared mode); ``changed`` is told of each channel whose game a re-send
+        read again (open boards read it too)."""
         self._db = db
         self._tables = tables
         self._store = store
@@ -60,11 +63,13 @@ class Resender:
         self._faults = faults
         self._shared = shared
         self._owner = owner
+        self._lease = lease
         self._changed = changed
         self._confirmed: set[str] = set()  # outbox keys delivered, not yet marked so
         self._confirming: asyncio.Task[None] | None = None
         self._pruned_at = 0.0
-        self._unsent: list[OutboxEntry] = []  # read at start-up, sent once an outbox is set
+        # the games found unconfirmed at start-up, per channel; sent once an outbox is set
+        self._unsent: dict[str, tuple[ChannelRef, list[UnconfirmedGame]]] = {}
         self._sweeping: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -74,8 +79,6 @@ class Resender:
         """The platform accepted the messages carrying these outbox entries: they are marked
         delivered in the background (a crash before that only sends them once more)."""
         self._confirmed.update(keys)
-        for key in keys:
-            self._delivery.handed.pop(key, None)
         if self._confirming is None or self._confirming.done():
             self._confirming = asyncio.get_running_loop().create_task(self._write_confirmed())
 
@@ -99,29 +102,91 @@ class Resender:
     # ----- at start-up ---------------------------------------------------------------------
 
     async def load_unconfirmed(self) -> int:
-        """At start-up: read what stored turns announced and no platform confirmed (the
-        process died in between). It is sent once its platform's outbox is registered
-        (``start``); a manager that never gets one (a check, a test) draws nothing. Old
-        delivered entries are pruned. The count of entries."""
+        """At start-up: find which games' announcements no platform confirmed (the process
+        died in between), per channel; only counts are read now, the entries themselves a
+        page at a time as they are sent. They are sent once their platform's outbox is
+        registered (``start``); a manager that never gets one (a check, a test) draws nothing.
+        Old delivered entries are pruned. The count of entries.
+
+        Read before any timer is armed: what a channel's timer or command announces next
+        goes out after what was found here (``before``)."""
         try:
             await self._db.outbox.prune()
             self._pruned_at = time.monotonic()
-            entries = await self._db.outbox.pending()
+            found = await self._db.outbox.unconfirmed_games()
         except Exception:
             self._faults("cannot read the outbox")
             return 0
-        self._unsent.extend(entries)
-        self.start()
-        return len(entries)
+        for game in found:
+            channel = ChannelRef(game.platform, game.channel_id)
+            self._unsent.setdefault(channel.key, (channel, []))[1].append(game)
+        return sum(game.count for game in found)
 
     def start(self) -> None:
-        """Send again the unconfirmed entries of every platform that has an outbox now."""
-        ready = [e for e in self._unsent if self._delivery.reaches(e.platform)]
-        if not ready:
+        """Send again the unconfirmed entries of every platform that has an outbox now, one
+        channel at a time."""
+        ready = [
+            key
+            for key, (channel, _) in self._unsent.items()
+            if self._delivery.reaches(channel.platform)
+        ]
+        if ready:
+            self._delivery.spawn(self._resend_channels(ready))
+
+    async def _resend_channels(self, keys: list[str]) -> None:
+        """Send again what was found for these channels, each under its channel's lock (a
+        channel a command or timer sent again first is skipped), letting other work run
+        between channels."""
+        total = sum(g.count for key in keys for g in self._unsent.get(key, (None, []))[1])
+        log.info("sending again %d outbox entries of %d channels", total, len(keys))
+        for key in keys:
+            await asyncio.sleep(0)  # a free lock is taken without yielding
+            async with self._tables.lock(key):
+                await self._send_found(key)
+
+    async def before(self, key: str) -> None:
+        """Called by every command and timer of a channel under its lock, before it runs:
+        what was found unconfirmed there at start-up goes out first, so the channel sees its
+        turns in order (a timer due at the restart must not announce the next turn before
+        the re-sent one)."""
+        if key in self._unsent:
+            await self._send_found(key)
+
+    async def _send_found(self, key: str) -> None:
+        """Send again the games found unconfirmed at start-up in this channel, if not done
+        yet (the caller holds the channel's lock), a page of entries at a time."""
+        _, games = self._unsent.pop(key, (None, []))
+        for game in games:
+            await self._claim_and_send(game)
+
+    async def _claim_and_send(self, game: UnconfirmedGame, *, sweeping: bool = False) -> None:
+        """Send again a game's unconfirmed entries (the caller holds the channel's lock). In
+        shared mode only those this process claims: entries whose lease ran out (their
+        writer, or the process that claimed them last, died or took longer than a live
+        sender does), so that of several processes exactly one sends each, and none sends
+        what a live one is delivering."""
+        channel = ChannelRef(game.platform, game.channel_id)
+        if not self._shared:
+            pages = self._db.outbox.pages(game_id=game.game_id)
+            await self._send_game(channel, game.game_id, pages)
             return
-        self._unsent = [e for e in self._unsent if not self._delivery.reaches(e.platform)]
-        if not self._delivery.spawn(self._resend(ready)):
-            self._unsent.extend(ready)  # no loop yet: kept for the next registration
+        now = self._clock.now()
+        until = _dt(now + self._lease)
+        try:
+            won = await self._db.outbox.claim(
+                game.game_id,
+                owner=self._owner,
+                now=_dt(now),
+                until=until,
+                younger_than=timedelta(seconds=SWEEP_GIVES_UP) if sweeping else None,
+            )
+        except Exception:
+            self._faults("cannot claim the outbox of game %s", game.game_id)
+            return
+        if won:
+            claimed = (self._owner, until)
+            pages = self._db.outbox.pages(game_id=game.game_id, claimed=claimed)
+            await self._send_game(channel, game.game_id, pages)
 
     # ----- sweeps (shared mode) ------------------------------------------------------------
 
@@ -129,7 +194,7 @@ class Resender:
         """Schedule the next sweep (shared mode only: one SQLite process has nobody to
         cover for, and sends what is unconfirmed at its start)."""
         if self._shared and not self._closed:
-            when = self._clock.now() + SWEEP_EVERY
+            when = self._clock.now() + min(SWEEP_EVERY, self._lease / 5)
             self._clock.schedule_at(SWEEP_KEY, when, self._sweep_due)
 
     def close(self) -> None:
@@ -151,90 +216,89 @@ class Resender:
 
     async def sweep(self) -> None:
         """Send again what another process stored and never saw confirmed (it died, or it
-        died while sending such entries again): entries unconfirmed for ``RESEND_AFTER`` of
-        platforms this process sends to, except what this process itself handed to an adapter
-        less than that ago (it is still being delivered; adapters report no failure, so after
-        that it is taken for lost). Each game's re-send is claimed as at start-up."""
-        now = self._clock.now()
-        handed = self._delivery.handed
-        for key, at in list(handed.items()):
-            if now - at >= RESEND_AFTER:
-                del handed[key]
+        died while sending such entries again), or what this one handed out and its lease ran
+        out on: entries of platforms this process sends to whose lease ran out, written less
+        than ``SWEEP_GIVES_UP`` ago. Each game's entries are claimed as at start-up."""
+        now = _dt(self._clock.now())
         try:
-            entries = await self._db.outbox.pending(
-                older_than=timedelta(seconds=RESEND_AFTER),
-                younger_than=timedelta(seconds=SWEEP_GIVES_UP),
-                now=_dt(now),
+            games = await self._db.outbox.claimable(
+                now=now, younger_than=timedelta(seconds=SWEEP_GIVES_UP)
             )
         except Exception:  # a bug or the database away; the next sweep looks again
             self._faults("cannot read the outbox; the next sweep tries again")
             return
-        ready = [e for e in entries if e.key not in handed and self._delivery.reaches(e.platform)]
-        if ready:
-            await self._resend(ready)
+        for game in games:
+            if not self._delivery.reaches(game.platform):
+                continue
+            key = ChannelRef(game.platform, game.channel_id).key
+            async with self._tables.lock(key):
+                await self.before(key)
+                await self._claim_and_send(game, sweeping=True)
+
+    async def retry(self, keys: list[str]) -> None:
+        """Send again these entries, whose send failed for now (``bot.manager.retries``):
+        those still undelivered and this process's own, or free (a lease that ran out), are
+        claimed anew and sent as at start-up, under their channel's lock."""
+        games: dict[int, list[str]] = {}
+        for key in keys:
+            parsed = parse_key(key)
+            if parsed is not None:
+                games.setdefault(parsed[0], []).append(key)
+        for game_id, batch in games.items():
+            now = self._clock.now()
+            until = _dt(now + self._lease)
+            try:
+                owner = self._owner
+                if not await self._db.outbox.claim_keys(
+                    batch, owner=owner, now=_dt(now), until=until
+                ):
+                    continue  # delivered meanwhile, or another process took them over
+                entries = [
+                    entry
+                    async for page in self._db.outbox.pages(game_id=game_id, claimed=(owner, until))
+                    for entry in page
+                ]
+            except Exception:
+                self._faults("cannot try again the outbox of game %s", game_id)
+                continue
+            if not entries:
+                continue
+            channel = channel_of(entries[0])
+            async with self._tables.lock(channel.key):
+                await self.before(channel.key)
+                await self._send_game(channel, game_id, as_pages(entries))
 
     # ----- sending again -------------------------------------------------------------------
 
-    async def _resend(self, entries: list[OutboxEntry]) -> None:
-        games: dict[int, list[OutboxEntry]] = defaultdict(list)
-        for entry in entries:
-            games[entry.game_id].append(entry)
-        log.info("sending again %d outbox entries of %d games", len(entries), len(games))
-        for game_id, pending in games.items():
-            if not await self._claim(game_id, pending):
-                continue  # another process that found them too sends them
-            channel = ChannelRef(pending[0].platform, pending[0].channel_id)
-            async with self._tables.lock(channel.key):  # drawn as no command changes them
-                try:
-                    if self._shared:  # another process may have confirmed some, or played on
-                        still = {e.key for e in await self._db.outbox.pending(game_id=game_id)}
-                        pending = [e for e in pending if e.key in still]
-                        await self._store.current(channel)
-                    replies = await self._resent(game_id, pending) if pending else []
-                except Exception:
-                    self._faults("cannot send again the outbox of game %s", game_id)
-                    continue
-                finally:
-                    self._changed(channel.key)
-            await self._delivery.send(replies)
-
-    async def _claim(self, game_id: int, pending: list[OutboxEntry]) -> bool:
-        """Whether this process sends a game's unconfirmed entries again. With several
-        processes on one database (shared mode) each finds them at its start; the one that
-        claims them (a lease on the newest entry's version, as deadlines are claimed) sends
-        them, so a turn is not announced once per process. The lease is ``RESEND_AFTER``, as
-        long as a live sender may take: a claimer that died is taken over after it (by a
-        sweep); one that is merely slow is not doubled."""
-        if not self._shared:
-            return True
-        now = self._clock.now()
-        newest = max(entry.version for entry in pending)
+    async def _send_game(
+        self, channel: ChannelRef, game_id: int, pages: AsyncIterator[list[OutboxEntry]]
+    ) -> None:
+        """Send again one game's unconfirmed entries (the caller holds the channel's lock, so
+        no command or timer of the channel runs meanwhile): its news lines as stored, a page
+        at a time, in the order written, then its views drawn once from the stored game."""
+        views: list[OutboxEntry] = []
         try:
-            won = await self._db.claims.claim(
-                game_id,
-                newest,
-                "resend",
-                owner=self._owner,
-                now=_dt(now),
-                until=_dt(now + RESEND_AFTER),
-            )
+            if self._shared:  # another process may have played on
+                await self._store.current(channel)
+            async for page in pages:
+                views.extend(e for e in page if is_view(e.payload))
+                await self._delivery.send([news_reply(e) for e in page if not is_view(e.payload)])
+            if views:
+                await self._delivery.send(await self._views_of(channel, game_id, views))
         except Exception:
-            self._faults("cannot claim the outbox of game %s", game_id)
-            return False
-        return won is True
+            self._faults("cannot send again the outbox of game %s", game_id)
+        finally:
+            self._changed(channel.key)
 
-    async def _resent(self, game_id: int, pending: list[OutboxEntry]) -> list[Reply]:
-        """One game's unconfirmed entries as replies: its news lines as stored, then its
-        views drawn from the stored game, each carrying the keys of the entries it stands for."""
-        news = [news_reply(e) for e in pending if not is_view(e.payload)]
-        views = [e for e in pending if is_view(e.payload)]
-        first = pending[0]
-        table = self._tables.get(ChannelRef(first.platform, first.channel_id).key)
+    async def _views_of(
+        self, channel: ChannelRef, game_id: int, views: list[OutboxEntry]
+    ) -> list[Reply]:
+        """One game's views as replies drawn from the stored game now, each carrying the keys
+        of the entries it stands for."""
+        table = self._tables.get(channel.key)
         if table is None or table.game_id != game_id:  # a game that ended since
-            if not views:
-                return news
             table = await self._store.from_record(await self._db.games.load(game_id))
-        return news + await self._redrawn(table, views)
+        return await self._redrawn(table, views)
 
     async def _redrawn(self, table: LiveTable, views: list[OutboxEntry]) -> list[Reply]:
         """The table, every player's rack and the current player's panel of ``table`` now,
@@ -251,9 +315,20 @@ class Resender:
         if not game.finished and current is not None and current.player is not None:
             reply = await self._views.panel(table, game.current)
             shown.append(("panel", current.player.user_id, reply))
+        places: dict[tuple[object, object], int] = {
+            (slot, to): i for i, (slot, to, _) in reversed(list(enumerate(shown)))
+        }
         keys: dict[int, list[str]] = defaultdict(list)
         for entry in views:
             slot, to = entry.payload.get("slot"), entry.payload.get("to")
-            index = next((i for i, (s, o, _) in enumerate(shown) if (s, o) == (slot, to)), 0)
-            keys[index].append(entry.key)
+            keys[places.get((slot, to), 0)].append(entry.key)
         return [replace(reply, delivers=tuple(keys[i])) for i, (_, _, reply) in enumerate(shown)]
+
+
+def channel_of(entry: OutboxEntry) -> ChannelRef:
+    return ChannelRef(entry.platform, entry.channel_id)
+
+
+async def as_pages(entries: list[OutboxEntry]) -> AsyncIterator[list[OutboxEntry]]:
+    """Entries already read, as one page."""
+    yield entries

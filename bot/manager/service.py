@@ -41,9 +41,11 @@ from bot.manager.faults import Faults
 from bot.manager.languages import Languages
 from bot.manager.lobby import Lobby
 from bot.manager.notices import Notices
+from bot.manager.outbox import RESEND_AFTER
 from bot.manager.ratings import Ratings
 from bot.manager.records import Records
 from bot.manager.resend import Resender
+from bot.manager.retries import Retries
 from bot.manager.routes import Router, build_routes
 from bot.manager.state import (
     AWAY_KEYS,
@@ -83,8 +85,9 @@ class GameManager:
     ``records`` (leaderboard, history, stats, replays), ``deadlines`` (timers and claims),
     ``store`` (memory rebuilt from storage), ``turns`` (games, turns, AI moves, the draft),
     ``lobby`` (seats and settings), ``timers`` (what a fired deadline does), ``delivery``
-    (outboxes), ``resender`` (confirmations, sending again), ``ratings`` (the ladder, a
-    player's rating), ``notices`` (``notify``) and ``router`` (the verb table).
+    (outboxes), ``resender`` (confirmations, sending again), ``retries`` (failed and refused
+    sends), ``ratings`` (the ladder, a player's rating), ``notices`` (``notify``) and
+    ``router`` (the verb table).
     """
 
     def __init__(
@@ -99,7 +102,10 @@ class GameManager:
         default_language: str = "en",
         shared: bool | None = None,
         lease_seconds: float = 30.0,
+        outbox_lease: float = RESEND_AFTER,
     ) -> None:
+        """Shared mode: ``lease_seconds`` a deadline is this process's, ``outbox_lease`` what
+        it stores is its own to deliver (``docs/outbox.md``)."""
         self.db = db
         self.scheduler: Scheduler = scheduler or AsyncioScheduler()
         self.presenter = presenter or Presenter()
@@ -107,6 +113,7 @@ class GameManager:
         # one process acts on each. SQLite is for one process; reminders are claimed anyway.
         self.shared = db.dialect == "postgresql" if shared is None else shared
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        db.outbox.lease_to(self.owner, outbox_lease)  # what it stores, it delivers
         language = default_language if default_language in LANGUAGES else "en"
         self.defaults = Defaults(default_rules or Rules(), language)
         self.faults = Faults(log)
@@ -125,7 +132,7 @@ class GameManager:
             owner=self.owner,
         )
         self.store = Store(db, self.tables, self.deadlines, self.faults, shared=self.shared)
-        self.delivery = Delivery(self.scheduler, shared=self.shared)
+        self.delivery = Delivery()
         self.turns = Turns(
             db.games,
             self.tables,
@@ -147,9 +154,8 @@ class GameManager:
             self.questions,
         )
         self.clock = Clock(self.tables, self.deadlines, self.lobby)
-        self.timers = Timers(
-            self.tables, self.store, self.deadlines, self.turns, self.delivery, self.faults
-        )
+        timers = (self.tables, self.store, self.deadlines, self.turns, self.delivery)
+        self.timers = Timers(*timers, self.faults, before=lambda key: self.resender.before(key))
         self._metrics = BotMetrics(self)  # this manager's Prometheus registry (bot.operations)
         self.boards = Boards(
             table=self.tables.get,
@@ -171,8 +177,10 @@ class GameManager:
             self.faults,
             shared=self.shared,
             owner=self.owner,
+            lease=outbox_lease,
             changed=self.boards.changed,
         )
+        self.retries = Retries(db, self.scheduler, self.faults, self.resender.retry)
         routes = build_routes(
             self.lobby,
             self.turns,
@@ -227,11 +235,17 @@ class GameManager:
         self.resender.start()
 
     async def report(self, keys: Sequence[str], outcome: Sent) -> None:
-        """What the platform said to the messages carrying these outbox entries: accepted or
-        refused for good, they are not sent again; failed for now, they stay unconfirmed and
-        are sent again (after a restart, or by a sweep)."""
-        if outcome is not Sent.FAILED:
+        """What the platform said to the messages carrying these outbox entries: accepted,
+        they are marked delivered; refused for good, marked refused at once and never sent
+        again; failed for now, tried again soon, then after longer waits
+        (``bot.manager.retries``)."""
+        if outcome is Sent.DELIVERED:
+            self.retries.settled(keys)
             await self.resender.delivered(keys)
+        elif outcome is Sent.REFUSED:
+            await self.retries.refused(keys)
+        else:
+            self.retries.failed(keys)
 
     async def delivered(self, keys: Sequence[str]) -> None:
         """The platform accepted the messages carrying these outbox entries."""
@@ -345,13 +359,15 @@ class GameManager:
         """Load every unfinished game and lobby from storage and re-arm its timers; then send
         again what stored turns announced and no platform confirmed. The count of games and
         lobbies."""
+        await self.resender.load_unconfirmed()  # first: due timers announce after it
         count = await self.store.resume()
-        await self.resender.load_unconfirmed()
+        self.resender.start()
         self.resender.arm_sweep()  # shared mode: what a process that dies later leaves too
         return count
 
     async def close(self) -> None:
         self.resender.close()
+        self.retries.close()
         for table in self.tables.values():
             self.deadlines.cancel(table)
         tasks = list(self.delivery.tasks)  # sending again or flushing kept replies: their
@@ -416,8 +432,8 @@ class GameManager:
                 return [self.languages.tell(channel, player, said, "error")]
         async with self.tables.lock(channel.key):  # a failure is undone under the lock too
             try:
+                await self.resender.before(channel.key)  # what a dead process left goes first
                 replies = await self.router.dispatch(player, channel, command, admin, seen)
-                self.delivery.hand(replies)  # the adapter delivers them now
                 return replies
             except RummikubError as err:
                 return [note(channel, player, await self.languages.error(channel, err, player))]

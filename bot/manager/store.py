@@ -15,7 +15,7 @@ from bot.manager.tables import Tables
 from engine import Game, Match, Rules, RummikubError
 from engine.scoring import EndReason, GameResult
 from engine.steps import apply_step
-from storage import Database, StoredGame
+from storage import ConflictError, Database, StoredGame
 
 
 class Store:
@@ -52,13 +52,13 @@ class Store:
     async def _resume_lobbies(self) -> int:
         """Reopen every stored lobby whose channel has no game; forget the stale ones."""
         count = 0
-        for platform, chat_id, data in await self._db.lobbies.list_all():
+        for platform, chat_id, data, version in await self._db.lobbies.list_versioned():
             channel = ChannelRef(platform, chat_id)
             if channel.key in self._tables:
                 await self._db.lobbies.delete(platform, chat_id)
                 continue
             try:
-                self._tables.put(lobby_from_data(channel, data))
+                self._tables.put(lobby_from_data(channel, data, version))
                 count += 1
             except Exception:
                 self._faults("cannot reopen the lobby of %s", channel.key)
@@ -73,15 +73,23 @@ class Store:
 
     async def save_lobby(self, channel: ChannelRef, before: dict[str, Any] | None) -> None:
         """Save the channel's lobby when a command changed it (delete it once dealt or
-        cancelled). A lobby is cheap to open again, so a storage failure is only logged."""
+        cancelled), as the version this process read: when another process wrote it first,
+        ``ConflictError`` (the caller reloads it and says so; the change is not kept). A
+        lobby is cheap to open again, so another storage failure is only logged."""
         after = self.lobby_data(channel)
         if after == before:
             return
         try:
             if after is None:
                 await self._db.lobbies.delete(channel.platform, channel.chat_id)
-            else:
-                await self._db.lobbies.save(channel.platform, channel.chat_id, after)
+                return
+            table = self._tables.of(channel)
+            assert table is not None
+            table.version = await self._db.lobbies.save(
+                channel.platform, channel.chat_id, after, expected_version=table.version
+            )
+        except ConflictError:
+            raise
         except Exception:
             self._faults("cannot store the lobby of %s", channel.key)
 
@@ -154,8 +162,8 @@ class Store:
             if stamp == (table.version, False):
                 return table
             return await self.reload(table.channel)
-        stored = await self._db.lobbies.get(table.channel.platform, table.channel.chat_id)
-        if stored is not None and stored == self.lobby_data(table.channel):
+        stored = await self._db.lobbies.get_versioned(table.channel.platform, table.channel.chat_id)
+        if stored is not None and stored[1] == table.version:
             return table
         return await self.reload(table.channel)
 
@@ -170,9 +178,9 @@ class Store:
             self._tables.put(table)
             self._deadlines.arm(table)
             return table
-        data = await self._db.lobbies.get(channel.platform, channel.chat_id)
-        if data is not None:
-            lobby = lobby_from_data(channel, data)
+        stored = await self._db.lobbies.get_versioned(channel.platform, channel.chat_id)
+        if stored is not None:
+            lobby = lobby_from_data(channel, *stored)
             self._tables.put(lobby)
             return lobby
         return None
@@ -209,10 +217,11 @@ def lobby_data(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def lobby_from_data(channel: ChannelRef, data: dict[str, Any]) -> LiveTable:
-    """A stored lobby as a live table."""
+def lobby_from_data(channel: ChannelRef, data: dict[str, Any], version: int) -> LiveTable:
+    """A stored lobby (at ``version``) as a live table."""
     host = PlayerRef(channel.platform, data["host"]["user_id"], data["host"]["name"])
     table = LiveTable(channel, host, Rules.from_text(data["rules"]), lang=data["lang"])
+    table.version = version
     table.away_after = data.get("away_after")
     table.notified = [PlayerRef(channel.platform, u, n) for u, n in data.get("notified", [])]
     for seat in data["seats"]:

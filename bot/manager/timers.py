@@ -3,6 +3,8 @@ is still the one being played (checked against storage), then the replies go out
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.api import Reply
 from bot.manager.deadlines import Deadlines, TurnKey
 from bot.manager.delivery import Delivery
@@ -26,13 +28,18 @@ class Timers:
         turns: Turns,
         delivery: Delivery,
         faults: Faults,
+        *,
+        before: Callable[[str], Awaitable[None]],
     ) -> None:
+        """``before`` runs first under the channel's lock (the re-send of what a dead process
+        left there, so that it goes out before what the timer announces)."""
         self._tables = tables
         self._store = store
         self._deadlines = deadlines
         self._turns = turns
         self._delivery = delivery
         self._faults = faults
+        self._before = before
 
     async def run(self, key: str, turn: TurnKey, kind: str) -> None:
         replies: list[Reply] = []
@@ -42,6 +49,7 @@ class Timers:
                 return
             channel = table.channel
             try:
+                await self._before(key)
                 current = await self._store.fresh(table)
                 if current is None or current.game is None or current.game.finished:
                     return

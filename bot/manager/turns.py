@@ -325,11 +325,19 @@ class Turns:
             await asyncio.to_thread(timed_solver("auto", apply_action), draft, action)
         else:
             apply_action(draft, action)  # raises a one-sentence error and changes nothing
-        if table.game_id is not None:
-            table.version = await self._games.save_draft(
-                table.game_id, expected_version=table.version, draft=draft.steps
-            )
-        return [await self._views.panel(table, seat)]
+        player = table.seats[seat].player
+        panel = view("panel", player, partial(self._views.panel, table, seat))
+        if table.game_id is None:
+            return await drawn([panel])
+        # The panel's refresh is stored with the step (its outbox entry), so a crash right
+        # after the step still shows it.
+        table.version = await self._games.save_draft(
+            table.game_id,
+            expected_version=table.version,
+            draft=draft.steps,
+            announce=announcements([panel]),
+        )
+        return keyed(table.game_id, table.version, await drawn([panel]))
 
     async def place(self, table: LiveTable, seat: int, player: PlayerRef) -> list[Reply]:
         """The panel's Place: the selected tiles to the chosen target, as a ``play`` step

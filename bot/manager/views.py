@@ -112,16 +112,22 @@ class Views:
             Select("pick", t(lang, "select_tiles"), options, 0, min(len(options), 25) or 1),
             Select("target", t(lang, "select_target"), targets[:25], 1, 1),
         )
+        turn = game.turn  # each acts on this turn: a click after it ended is refused
         buttons = (
             (
-                Button(t(lang, "button_place"), "place", "primary"),
-                Button(t(lang, "button_auto"), "auto " + " ".join(table.selection), "primary"),
-                Button(t(lang, "button_undo"), "undo"),
-                Button(t(lang, "button_reset"), "reset"),
+                Button(t(lang, "button_place"), "place", "primary", turn=turn),
+                Button(
+                    t(lang, "button_auto"),
+                    "auto " + " ".join(table.selection),
+                    "primary",
+                    turn=turn,
+                ),
+                Button(t(lang, "button_undo"), "undo", turn=turn),
+                Button(t(lang, "button_reset"), "reset", turn=turn),
             ),
             (
-                Button(t(lang, "button_draw"), "draw", "secondary"),
-                Button(t(lang, "button_done"), "done", "success"),
+                Button(t(lang, "button_draw"), "draw", "secondary", turn=turn),
+                Button(t(lang, "button_done"), "done", "success", turn=turn),
             ),
         )
         images = await self.presenter.draft_images(draft, sort_by, lang=lang)

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "7012345678:AAH-telegram-Secret_Token-0123456789xy"
 VARIABLES = (
     "DATABASE_URL",
+    "OUTBOX_LEASE_SECONDS",
     "DISCORD_TOKEN",
     "DISCORD_API_BASE_URL",
     "TELEGRAM_TOKEN",

@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from storage import ChannelSettings, ConflictError, Database, LobbyRepository, NotFoundError, Seat
+from storage.lobbies import NEW
 
 ANN, BOB, ROBO = Seat("u1", "Ann"), Seat("u2", "Bob"), Seat("ai:1", "Robo", ai="hard")
 
@@ -147,6 +148,25 @@ async def test_lobby_saved_replaced_listed_and_deleted(db: Database) -> None:
     await lobbies.delete("discord", "42")
     await lobbies.delete("discord", "42")  # already gone: nothing happens
     assert [(p, c) for p, c, _ in await lobbies.list_all()] == [("telegram", "-7")]
+
+
+async def test_a_lobby_write_naming_a_stale_version_is_refused_and_changes_nothing(
+    db: Database,
+) -> None:
+    lobbies = LobbyRepository(db)
+    first = await lobbies.save("discord", "9", {"seats": ["Ann"]}, expected_version=NEW)
+    assert first == 1
+    with pytest.raises(ConflictError):  # another process opened it first
+        await lobbies.save("discord", "9", {"seats": ["Eve"]}, expected_version=NEW)
+    second = await lobbies.save("discord", "9", {"seats": ["Ann", "Bob"]}, expected_version=1)
+    assert second == 2
+    with pytest.raises(ConflictError):  # written on version 1, which is gone
+        await lobbies.save("discord", "9", {"seats": ["Ann", "Eve"]}, expected_version=1)
+    assert await lobbies.get_versioned("discord", "9") == ({"seats": ["Ann", "Bob"]}, 2)
+    await lobbies.delete("discord", "9")
+    with pytest.raises(ConflictError):  # dealt or cancelled meanwhile
+        await lobbies.save("discord", "9", {"seats": ["Ann", "Eve"]}, expected_version=2)
+    assert await lobbies.get("discord", "9") is None
 
 
 async def test_a_game_cancelled_with_close_match_ends_its_match_in_the_same_transaction(

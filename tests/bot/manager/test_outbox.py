@@ -174,3 +174,23 @@ async def test_two_processes_resuming_at_once_send_an_unconfirmed_turn_once(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_panel_after_a_draft_step_is_stored_with_the_step_and_sent_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.db"
+    h = await two_players(path)
+    await h.give(h.seat(ANN), "R8 R9 R10")
+    stepped = await h.say(ANN, "play R8 R9 R10")  # stored; the process dies at once
+    panel = next(r for r in stepped if r.slot == "panel")
+    assert panel.delivers  # the refresh is an outbox entry of the step
+    assert [e.key for e in await h.db.outbox.pending()] == list(panel.delivers)
+    fresh = await restarted(h, path)
+    try:
+        again = next(r for r in fresh.sent if r.slot == "panel")
+        assert again.private_to is not None and again.private_to.user_id == ANN.user_id
+        assert "[R8] [R9] [R10]" in again.text  # the draft as the step left it
+        assert set(panel.delivers) <= set(keys(fresh.sent))
+    finally:
+        await fresh.close()

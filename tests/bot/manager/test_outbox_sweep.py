@@ -194,3 +194,35 @@ async def test_an_entry_nobody_confirms_is_tried_again_every_grace_period_for_an
         assert 2 <= tries <= SWEEP_GIVES_UP / RESEND_AFTER
         await survivor.scheduler.advance(SWEEP_GIVES_UP)
         assert drew_lines(survivor) == tries  # left to a restart and the prune
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_starting_process_does_not_send_again_what_a_live_one_is_delivering(
+    backend: str, tmp_path: Path
+) -> None:
+    async with processes(backend, tmp_path, 1) as (live,):
+        await live.say(ANN, "start timer=86400")
+        await live.say(BOB, "join")
+        await live.say(ANN, "deal")
+        await human_to_move(live, ANN)
+        await confirm(live)
+        drew = await live.say(ANN, "draw")  # its adapter is still delivering these
+        starter = await Harness.open(
+            tmp_path / "bot.db",
+            scheduler=ManualScheduler(start=live.scheduler.now()),
+            shared=True,
+            url=live.db.url.render_as_string(hide_password=False),
+            schema=live.db.schema,
+        )
+        try:
+            await starter.manager.resume()
+            await starter.manager.settle()
+            assert drew_lines(starter) == 0  # the live process is delivering them
+            await starter.scheduler.advance(RESEND_AFTER - SWEEP_EVERY)
+            assert drew_lines(starter) == 0  # nor do its sweeps while the lease runs
+            await confirm(live)  # delivered after all
+            await starter.scheduler.advance(4 * RESEND_AFTER)
+            assert drew_lines(starter) == 0
+            assert not keys(drew) & {e.key for e in await starter.db.outbox.pending()}
+        finally:
+            await starter.close()
