@@ -21,6 +21,7 @@ PAYLOAD = web.RequestKey("payload", object)
 FILES = web.RequestKey("files", list[tuple[str, bytes]])
 
 _snowflakes = itertools.count(1_200_000_000_000_000_000)
+_changes = itertools.count(1)  # the order in which messages were created or edited
 
 
 def snowflake() -> int:
@@ -101,6 +102,7 @@ class FakeMessage:
     edited: bool = False
     allowed_mentions: dict[str, Any] | None = None
     versions: list[dict[str, Any]] = field(default_factory=list)
+    changed: int = 0  # when it was last created or edited, in the order of all changes
 
     @property
     def ephemeral(self) -> bool:
@@ -111,6 +113,7 @@ class FakeMessage:
         return bool(self.flags & LOADING)
 
     def snapshot(self) -> None:
+        self.changed = next(_changes)
         self.versions.append(
             {
                 "content": self.content,

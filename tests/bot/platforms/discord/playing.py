@@ -134,13 +134,14 @@ class Live:
         ]
 
     def panel_of(self, member: Member) -> FakeMessage | None:
-        """The newest turn panel this member can see (DM or ephemeral)."""
+        """The turn panel this member saw change last (DM or ephemeral): a panel is edited in
+        place as the turn goes on, and older ones stay in sight with buttons for turns over."""
         mine = [
             m
             for m in self.fake.visible_to(member.id, set())
             if not m.deleted and "Done" in labels(m)
         ]
-        return max(mine, key=lambda m: m.id) if mine else None
+        return max(mine, key=lambda m: m.changed) if mine else None
 
     async def start(self, host: Member, guest: Member, **options: Any) -> None:
         await self.h.slash(host, "start", games=1, **options)

@@ -163,7 +163,7 @@ async def test_a_double_click_on_done_commits_the_turn_once(live: Live, fake: Fa
     assert len(drew) == 1
     second = outcome.others[0]
     assert second.response_type == 6 and not second.errors
-    answers = [m for m in fake.ephemerals_to(member.id) if "not your turn" in m.text]
+    answers = [m for m in fake.ephemerals_to(member.id) if "turn is already over" in m.text]
     assert len(answers) == 1
 
 
@@ -210,11 +210,13 @@ async def test_buttons_from_before_a_restart_still_work(live: Live, fake: FakeDi
     # the current player's panel from before the restart still plays the turn
     outcome = await h.click(current, old_panel, "Draw")
     assert live.game.turn > turn
-    # that panel is now stale (the other human is to play): pressing it gets a clear answer
+    # that panel is now stale (its turn is over): pressing it gets a clear answer, no change
     seat_player = live.manager.tables[live.key].seats[live.game.current].player  # type: ignore[union-attr]
     assert seat_player is not None and seat_player.user_id == str(other.id)
+    now = live.game.turn
     outcome = await h.click(current, old_panel, "Done")
-    assert outcome.text_for(current.id) == f"It is not your turn; it is {other.user.name}'s turn."
+    assert outcome.text_for(current.id) == "That turn is already over; nothing was changed."
+    assert live.game.turn == now
     # a component in a format this version does not know
     outcome = await h.press(current, table, "rummikub-v0:status", 2)
     assert outcome.text_for(current.id) == TEXT_STALE_BUTTON

@@ -130,7 +130,8 @@ async def play(
 
 
 async def double_press_done(fake: FakeTelegram, bot: RunningBot) -> None:
-    """Bob taps Done twice: one turn ends, the second tap is told it is not his turn."""
+    """Bob taps Done twice: one turn ends, the second tap (made for that turn) is told the
+    turn is over and changes nothing."""
     before = moves_by(fake, "Bob")
     command = arrangement(bot, BOB)
     if command is not None:
@@ -142,7 +143,9 @@ async def double_press_done(fake: FakeTelegram, bot: RunningBot) -> None:
     await settle(fake, bot)
     assert moves_by(fake, "Bob") == before + 1
     assert fake.callback_answers[first][0].get("text") == "Done ✓"  # the short result
-    assert fake.callback_answers[second][0]["text"] == "It is not your turn; it is Ann's turn."
+    assert fake.callback_answers[second][0]["text"] == (
+        "That turn is already over; nothing was changed."
+    )
 
 
 async def restart_and_time_out(
