@@ -198,6 +198,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "busy": "Another move on this table was saved at the same moment; nothing was changed. "
         "Please try again.",
         "turn_over": "That turn is already over; nothing was changed.",
+        "step_over": "That button was for an earlier step of your turn; nothing was changed.",
         "kick_ai": "{name} is an AI seat; it plays on until the game ends.",
         "away": "{name} let {count} turn run out: an AI plays their seat until they send any "
         "command (scores stay theirs).|{name} let {count} turns in a row run out: an AI plays "
@@ -410,6 +411,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "busy": "W tej samej chwili zapisano inny ruch przy tym stole; nic nie zmieniono. "
         "Spróbuj ponownie.",
         "turn_over": "Ta tura już się skończyła; nic nie zmieniono.",
+        "step_over": "Ten przycisk dotyczył wcześniejszego kroku twojej tury; nic nie zmieniono.",
         "kick_ai": "{name} to miejsce AI; gra dalej do końca partii.",
         "away": "{name} nie ruszył się w kolejnych turach (ile: {count}): za to miejsce gra AI, "
         "dopóki nie wyśle jakiejkolwiek komendy (wyniki zostają jego).",

@@ -277,12 +277,15 @@ class Router:
             if memory is not None and _turn_over(memory, player, seen):
                 return [self._languages.tell(channel, player, memory.lang, "turn_over")]
         table = await self._store.current(channel)
-        if command.turn is not None and not _still_on(table, command.turn):
-            # A click on a button made for a turn that is over (a panel left open, or a
-            # platform delivering a click twice, also after a restart): nothing changes.
-            lang = await self._languages.of_channel(channel) if table is None else table.lang
-            said = self._languages.for_player(lang, player)
-            return [self._languages.tell(channel, player, said, "turn_over")]
+        if command.turn is not None:
+            # A click on a button made for a turn that is over, or for an earlier step of the
+            # draft (a panel left open, or a platform delivering a click twice, also after a
+            # restart): one sentence, nothing changes.
+            stale = "turn_over" if table is None else table.stale_click(verb, command.turn)
+            if stale is not None:
+                lang = await self._languages.of_channel(channel) if table is None else table.lang
+                said = self._languages.for_player(lang, player)
+                return [self._languages.tell(channel, player, said, stale)]
         back: list[Reply] = []
         if table is not None and table.phase == "playing":
             away = table.away_seat_of(player)
@@ -353,9 +356,3 @@ def _turn_over(table: LiveTable, player: PlayerRef, seen: tuple[int | None, int]
         return False
     seat = table.seat_of(player)
     return seat is not None and seat == table.game.current
-
-
-def _still_on(table: LiveTable | None, turn: int) -> bool:
-    """Whether ``turn`` is the turn in play at ``table`` (a game running, not over)."""
-    game = table.game if table is not None else None
-    return game is not None and not game.finished and game.turn == turn

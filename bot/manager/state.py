@@ -30,6 +30,10 @@ TURN_BOUND = frozenset(
 ) | {"target", "place"}
 
 
+STEP_BOUND = frozenset(("place", "auto", "undo", "reset"))
+"""Panel buttons that act on the draft as the panel showed it: their click carries the step
+too, so a click delivered twice (or from an older panel) does not undo or place twice."""
+_TURNS, _STEPS = 10_000, 1_000  # a game has far fewer turns; a turn's steps wrap past 999
 AWAY_AUTO_HOURS = 3600  # timers of an hour or more: absent players are on by default
 AWAY_AUTO = 3  # turns in a row that ran out before an AI plays an absent player's seat
 AWAY_MOST = 99
@@ -118,6 +122,29 @@ class LiveTable:
         """An AI seat is to move: a job that is due now (a restart runs it)."""
         seat = self.current_seat
         return seat is not None and seat.ai is not None
+
+    def click_mark(self, verb: str = "done") -> int | None:
+        """The number a turn panel's button for ``verb`` carries (``Button.turn``), None with
+        no game in play: the stored game and its turn (so a panel of an earlier game of the
+        match never matches), and for the draft's buttons (``STEP_BOUND``) the draft's step
+        too. A click is good only while its number is still this one."""
+        if self.game is None or self.game.finished:
+            return None
+        mark = (self.game_id or 0) * _TURNS + self.game.turn
+        if verb in STEP_BOUND:
+            steps = len(self.draft.steps) if self.draft is not None else 0
+            mark = mark * _STEPS + steps % _STEPS
+        return mark
+
+    def stale_click(self, verb: str, mark: int) -> str | None:
+        """Why a click carrying ``mark`` must not act now: "turn_over" (made for a turn or
+        game that is over), "step_over" (made for an earlier step of this turn's draft), or
+        None."""
+        turn_mark = self.click_mark()
+        made_for = mark // _STEPS if verb in STEP_BOUND else mark
+        if turn_mark is None or made_for != turn_mark:
+            return "turn_over"
+        return None if mark == self.click_mark(verb) else "step_over"
 
     @property
     def turn_key(self) -> tuple[int | None, int]:

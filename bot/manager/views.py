@@ -112,22 +112,23 @@ class Views:
             Select("pick", t(lang, "select_tiles"), options, 0, min(len(options), 25) or 1),
             Select("target", t(lang, "select_target"), targets[:25], 1, 1),
         )
-        turn = game.turn  # each acts on this turn: a click after it ended is refused
+        # Each acts on this turn (and the draft's on this step): a later click is refused.
+        mark = table.click_mark
         buttons = (
             (
-                Button(t(lang, "button_place"), "place", "primary", turn=turn),
+                Button(t(lang, "button_place"), "place", "primary", turn=mark("place")),
                 Button(
                     t(lang, "button_auto"),
                     "auto " + " ".join(table.selection),
                     "primary",
-                    turn=turn,
+                    turn=mark("auto"),
                 ),
-                Button(t(lang, "button_undo"), "undo", turn=turn),
-                Button(t(lang, "button_reset"), "reset", turn=turn),
+                Button(t(lang, "button_undo"), "undo", turn=mark("undo")),
+                Button(t(lang, "button_reset"), "reset", turn=mark("reset")),
             ),
             (
-                Button(t(lang, "button_draw"), "draw", "secondary", turn=turn),
-                Button(t(lang, "button_done"), "done", "success", turn=turn),
+                Button(t(lang, "button_draw"), "draw", "secondary", turn=mark("draw")),
+                Button(t(lang, "button_done"), "done", "success", turn=mark("done")),
             ),
         )
         images = await self.presenter.draft_images(draft, sort_by, lang=lang)
