@@ -15,6 +15,7 @@ from engine.solver.groups import (
     _plan_groups,
 )
 from engine.solver.model import (
+    _CODE,
     _FACES,
     _NEG,
     _STAGES,
@@ -33,6 +34,7 @@ from engine.solver.tables import (
     Ready,
     Step,
     _ColourChoice,
+    _goes_on,
     _Key5,
     _ready,
     _tables,
@@ -68,6 +70,7 @@ class Search:
         self.gsum = tables.gsum
         self.gnext = tables.gnext
         self.colour_cache: dict[int, list[Step]] = {}
+        self.lacks: dict[int, int] = {}
         self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * _STAGES
         self.group_cache: dict[tuple[int, int, int], GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
@@ -196,6 +199,7 @@ class Search:
             | (self.group_ok[n] << 10)
             | (((13 - n) - self.cover[c][n + 1]) << 5)
             | (m.defer << 4)
+            | (m.run_jokers[c] << 3)
         )
         return option_id, step_id, supply1, supply2
 
@@ -217,7 +221,8 @@ class Search:
         for nsid, used, free, gc, acts, starts, short, ones, closed in options:
             if last and not closed:
                 continue
-            if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
+            lack = max(0, short - supply1) + max(0, ones - supply2) if short and not last else 0
+            if lack > jl - free:
                 continue
             gain = used * w + free * jw
             jl2 = jl - free
@@ -231,6 +236,7 @@ class Search:
                     n * (used - gc + free),
                     acts,
                     starts,
+                    lack,
                 )
             )
         # Most promising first; the search stops at the first step that cannot reach its aim.
@@ -296,6 +302,40 @@ class Search:
             self.g_ok[key] = ok
         return ok
 
+    def shortfall(self, st: int, c0: int, n: int) -> int:
+        """The free jokers the open runs ``st`` need at least, over the colours other than
+        ``c0`` at number ``n`` (4: every colour, after the groups): each run shorter than three
+        needs a tile of the next number its colour reaches (and of the one after, if it has
+        one tile), and where the real tiles and table jokers standing there are too few, a free
+        joker. The colour stages check their own colour; runs of different colours cannot
+        share a joker, so the search may stop where all of them together need too many."""
+        total = 0
+        lacks = self.lacks
+        for c in range(4):
+            if c == c0:
+                continue
+            sid = (st >> (_SB * c)) & _SMASK
+            if not sid:
+                continue
+            nn = n + 1 if c < c0 else n
+            key = (sid << 8) | (nn << 2) | c
+            lack = lacks.get(key)
+            if lack is None:
+                lack = lacks[key] = self._lack(sid, c, nn)
+            total += lack
+        return total
+
+    def _lack(self, sid: int, c: int, nn: int) -> int:
+        slots = self.stab[sid]
+        short = sum(1 for x in slots if _goes_on(x))
+        if not short or nn > 13:
+            return 0  # (past 13 the last colour stage has checked that every run may end)
+        ones = sum(1 for x in slots if (x & _CODE) in (1, 4))
+        m = self.m
+        supply1 = m.avail[c][nn] + len(m.locked_run.get((c, nn), ()))
+        supply2 = m.avail[c][nn + 1] + len(m.locked_run.get((c, nn + 1), ())) if nn < 13 else 0
+        return max(0, short - supply1) + max(0, ones - supply2)
+
     # -- group stage ----------------------------------------------------------------------------
 
     def group_plan(self, gid: int, n: int, jokers: int) -> GroupPlan | None:
@@ -357,28 +397,33 @@ class Search:
             steps = self.colour_cache.get(steps_key)
             if steps is None:
                 steps = self.colour_options(steps_key, s, sid, jl)
+            other = self.shortfall(st, c, n) if st else 0
             for opt in steps:
-                total, gain, delta, jl2, gc, vadd, _, _ = opt
+                total, gain, delta, jl2, gc, vadd, _, _, lack = opt
                 target = need if need > result else result + 1
                 total += off
                 if total < target:
                     if total > upper:
                         upper = total
                     break
+                # The groups get the jokers the runs do not need.
+                spare = jl2 - lack - other
+                if spare < 0:
+                    continue
                 gain -= base
                 want = target - gain
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
                     new_gid = self.g_next(gid, gc, canon)
                 if canon:
-                    fkey = (((new_gid << 8) | rid) << 3) | jl2
+                    fkey = (((new_gid << 8) | rid) << 3) | spare
                     fits = feasible.get(fkey)
                     if fits is None:
-                        fits = feasible[fkey] = self.g_feasible(new_gid, n, jl2)
+                        fits = feasible[fkey] = self.g_feasible(new_gid, n, spare)
                 else:
-                    fits = g_ok.get((new_gid, n, jl2))
+                    fits = g_ok.get((new_gid, n, spare))
                     if fits is None:
-                        fits = self.g_feasible(new_gid, n, jl2)
+                        fits = self.g_feasible(new_gid, n, spare)
                 if not fits:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
@@ -406,8 +451,11 @@ class Search:
             # one more would only lengthen a group, and can go there at the end.
             defer = m.defer
             tried = False
+            short = self.shortfall(st, 4, n) if st else 0
             for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
+                    continue
+                if jl - jg < short:
                     continue
                 if self.canon[n]:
                     if not _plain_exact(self.gtab[gid], jg):
