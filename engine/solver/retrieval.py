@@ -220,6 +220,10 @@ def _retrieve(
         if roam.table is not None and not minimal_change:
             return roam.table
         ceiling = roam.ceiling
+        # The roaming table hints which replacements work: first the ways (with as many jokers
+        # freed) whose replacement faces it shows beside their jokers' original tiles, so that a
+        # good score comes early and the other searches stop at their bounds sooner.
+        trials.sort(key=lambda trial: (-len(trial.takes), -_agrees(table, trial, roam.melds)))
     best: list[Meld] | None = None
     for trial in trials:
         if have is not None and have >= ceiling > _NEG:
@@ -277,10 +281,25 @@ def _retrieve(
 class Roam(NamedTuple):
     """The optimum with every table joker free to go anywhere on the table (an upper bound on
     every legal turn, as a score of rack tiles) and its table, if the engine's joker rule
-    accepts it with some order of the table jokers (then it is the optimum); else None."""
+    accepts it with some order of the table jokers (then it is the optimum); else None.
+    ``melds``: its sets either way."""
 
     ceiling: int
     table: list[Meld] | None
+    melds: list[Meld]
+
+
+def _agrees(table: Sequence[Meld], trial: Trial, melds: Sequence[Meld]) -> int:
+    """How many of the trial's replacement faces ``melds`` show in a set beside a face of
+    a real tile of their joker's original set."""
+    count = 0
+    for take in trial.takes:
+        own = {t.face for t in table[take.meld_index].tiles if t.color is not None}
+        count += any(
+            take.face in faces and not own.isdisjoint(faces)
+            for faces in ({t.face for t in m.tiles if t.color is not None} for m in melds)
+        )
+    return count
 
 
 def _roam(
@@ -327,5 +346,5 @@ def _roam(
             for m in melds
         ]
         if joker_problem(table, final, melded_before=True) is None:
-            return Roam(ceiling, _order(table, final, origin))
-    return Roam(ceiling, None)
+            return Roam(ceiling, _order(table, final, origin), melds)
+    return Roam(ceiling, None, melds)
