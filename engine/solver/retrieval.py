@@ -22,6 +22,7 @@ from engine.solver.model import (
 )
 from engine.solver.newset import _in_new_set, _legal
 from engine.solver.rebuild import _order
+from engine.solver.share import Sharing
 from engine.tiles import (
     COLORS,
     Face,
@@ -200,11 +201,29 @@ def _retrieve(
     """The best table that takes back table jokers, if it beats ``have`` (the score without
     retrieval; None: no play) and the engine's joker rule accepts it; None otherwise.
     ``prefer``: the reading of the numbers its searches start with (``_optimum``)."""
-    objective = cast(str, options["objective"])
-    joker_score = _tile_score(Tile.joker(), objective)
-    trials = _trials(table, optional, required, objective)
+    trials = _trials(table, optional, required, cast(str, options["objective"]))
     if not trials:
         return None
+    # The trials differ from each other only at a few numbers: they share one memo.
+    with Sharing():
+        return _best_trial(
+            table, optional, required, options, have, minimal_change, origin, prefer, trials
+        )
+
+
+def _best_trial(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    have: int | None,
+    minimal_change: bool,
+    origin: dict[int, int],
+    prefer: bool | None,
+    trials: list[Trial],
+) -> list[Meld] | None:
+    objective = cast(str, options["objective"])
+    joker_score = _tile_score(Tile.joker(), objective)
     # With several trials, an upper bound first: the search with every table joker free to go
     # anywhere (but staying on the table) allows every legal turn. If even that cannot beat
     # ``have``, no retrieval can; once a retrieval reaches it, no other can do better; and when

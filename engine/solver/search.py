@@ -27,6 +27,7 @@ from engine.solver.model import (
     OutOfBudget,
 )
 from engine.solver.options import stage_options
+from engine.solver.share import current, stage_keys
 from engine.solver.tables import (
     _SB,
     _SMASK,
@@ -57,13 +58,19 @@ class Search:
         self.m = model
         self.objective = model.objective
         self.required_reals = model.required_reals
-        self.memo: dict[_Key5, tuple[int, object]] = {}
+        self.tables = tables = _tables()
+        share = current()
+        if share is not None and share.tables is not tables:
+            share.restart(tables)  # the ids in its keys were the old tables'
+        self.memo: dict[_Key5, tuple[int, object]] = {} if share is None else share.memo
+        # The memo files stage s under skey[s]: s itself, or s and what the search depends on
+        # from there on when the memo is shared (``share``; set at the end).
+        self.skey = list(range(_STAGES + 1))
         self.sets: list[FaceSet] | None = None
         self.leftover = 0
         self.nodes = 0
         self.limit = 1 << 62  # node budget (``_optimum`` sets it for a race)
         # Interned group-count tuples (id 0 is the empty tuple).
-        self.tables = tables = _tables()
         self.stab = tables.stab
         self.gids = tables.gids
         self.gtab = tables.gtab
@@ -124,6 +131,8 @@ class Search:
                 may_skip[s + c] = self.empty[c][n]
             may_skip[s + 4] = canon[n]
         self.may_skip = may_skip
+        if share is not None:
+            self.skey = stage_keys(model, share, self.group_ok)
 
     # -- colour stage ---------------------------------------------------------------------------
 
@@ -359,7 +368,7 @@ class Search:
         self.nodes += 1
         if self.nodes > self.limit:
             raise OutOfBudget
-        key = (s, st, jl, gid, val)
+        key = (self.skey[s], st, jl, gid, val)
         memo = self.memo
         hit = memo.get(key)
         if hit is not None and (hit[1] is not None or hit[0] < need):
@@ -391,13 +400,14 @@ class Search:
             off = self.reach[s] - base
             gkey = (gid << 5) | canon
             s1 = s + 1
+            k1 = self.skey[s1]
             shift = _SB * c
             sid = (st >> shift) & _SMASK
             steps_key = (sid << _SID_SHIFT) | (jl << _JL_SHIFT) | s
             steps = self.colour_cache.get(steps_key)
             if steps is None:
                 steps = self.colour_options(steps_key, s, sid, jl)
-            other = self.shortfall(st, c, n) if st else 0
+            other = 0 if st == (sid << shift) else -1  # -1: not yet computed (see below)
             for opt in steps:
                 total, gain, delta, jl2, gc, vadd, _, _, lack = opt
                 target = need if need > result else result + 1
@@ -407,6 +417,8 @@ class Search:
                         upper = total
                     break
                 # The groups get the jokers the runs do not need.
+                if other < 0:
+                    other = self.shortfall(st, c, n)
                 spare = jl2 - lack - other
                 if spare < 0:
                     continue
@@ -428,7 +440,7 @@ class Search:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
                 new_st = st + (delta << shift)
-                hit = memo.get((s1, new_st, jl2, new_gid, new_val))
+                hit = memo.get((k1, new_st, jl2, new_gid, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
@@ -470,7 +482,7 @@ class Search:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
                 want = (need if need > result else result + 1) - gain
-                hit = memo.get((s + 1, st, jl - jg, 0, new_val))
+                hit = memo.get((self.skey[s + 1], st, jl - jg, 0, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
@@ -560,7 +572,7 @@ class Search:
                     s += 1
                 if s == _STAGES:
                     break
-            choice = memo[(s, st, jl, gid, val)][1]
+            choice = memo[(self.skey[s], st, jl, gid, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5
