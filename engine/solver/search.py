@@ -15,7 +15,6 @@ from engine.solver.groups import (
     _plan_groups,
 )
 from engine.solver.model import (
-    _CODE,
     _FACES,
     _NEG,
     _STAGES,
@@ -35,8 +34,8 @@ from engine.solver.tables import (
     Ready,
     Step,
     _ColourChoice,
-    _goes_on,
     _Key5,
+    _lack,
     _ready,
     _tables,
 )
@@ -77,7 +76,7 @@ class Search:
         self.gsum = tables.gsum
         self.gnext = tables.gnext
         self.colour_cache: dict[int, list[Step]] = {}
-        self.lacks: dict[int, int] = {}
+        self.lacks = tables.lacks
         self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * _STAGES
         self.group_cache: dict[tuple[int, int, int], GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
@@ -95,6 +94,11 @@ class Search:
         ]
         # cover[c][n]: how many of the numbers n..13 hold a tile of colour c or a table joker
         # standing in a run of it (a run led by a free joker must reach 13 through them).
+        # supply[c][n]: the tiles of colour c and number n plus the table jokers standing there.
+        self.supply = [
+            [row[n] + len(locked_run.get((c, n), ())) if 0 < n < 14 else 0 for n in range(16)]
+            for c, row in enumerate(avail)
+        ]
         self.cover = [[0] * 15 for _ in range(4)]
         for c, (row, cover) in enumerate(zip(avail, self.cover, strict=True)):
             for n in range(13, 0, -1):
@@ -313,37 +317,26 @@ class Search:
 
     def shortfall(self, st: int, c0: int, n: int) -> int:
         """The free jokers the open runs ``st`` need at least, over the colours other than
-        ``c0`` at number ``n`` (4: every colour, after the groups): each run shorter than three
-        needs a tile of the next number its colour reaches (and of the one after, if it has
-        one tile), and where the real tiles and table jokers standing there are too few, a free
-        joker. The colour stages check their own colour; runs of different colours cannot
-        share a joker, so the search may stop where all of them together need too many."""
+        ``c0`` at number ``n`` (4: every colour, after the groups): runs that must go on need a
+        tile of the next number their colour reaches (``_lack``). The colour stages check their
+        own colour; runs of different colours cannot share a joker, so the search may stop
+        where all of them together need more than are left."""
         total = 0
         lacks = self.lacks
+        supply = self.supply
         for c in range(4):
-            if c == c0:
-                continue
-            sid = (st >> (_SB * c)) & _SMASK
-            if not sid:
-                continue
-            nn = n + 1 if c < c0 else n
-            key = (sid << 8) | (nn << 2) | c
-            lack = lacks.get(key)
-            if lack is None:
-                lack = lacks[key] = self._lack(sid, c, nn)
-            total += lack
+            if c != c0:
+                sid = (st >> (_SB * c)) & _SMASK
+                if sid:
+                    nn = n + 1 if c < c0 else n
+                    if nn <= 13:
+                        row = supply[c]
+                        key = (((sid << 4) | row[nn]) << 4) | row[nn + 1]
+                        lack = lacks.get(key)
+                        if lack is None:
+                            lack = lacks[key] = _lack(self.stab[sid], row[nn], row[nn + 1])
+                        total += lack
         return total
-
-    def _lack(self, sid: int, c: int, nn: int) -> int:
-        slots = self.stab[sid]
-        short = sum(1 for x in slots if _goes_on(x))
-        if not short or nn > 13:
-            return 0  # (past 13 the last colour stage has checked that every run may end)
-        ones = sum(1 for x in slots if (x & _CODE) in (1, 4))
-        m = self.m
-        supply1 = m.avail[c][nn] + len(m.locked_run.get((c, nn), ()))
-        supply2 = m.avail[c][nn + 1] + len(m.locked_run.get((c, nn + 1), ())) if nn < 13 else 0
-        return max(0, short - supply1) + max(0, ones - supply2)
 
     # -- group stage ----------------------------------------------------------------------------
 

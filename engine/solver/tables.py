@@ -91,6 +91,8 @@ class Tables:
         self.feasible: dict[int, bool] = {}
         self.steps: dict[int, list[Step]] = {}
         self.slot_flags: list[bool] = []
+        # What open runs need of the next two numbers, by (open runs id, supply, supply after).
+        self.lacks: dict[int, int] = {}
 
     def locked_slots(self, sid: int) -> bool:
         """Whether the open runs ``sid`` hold a table joker still waiting for a real tile."""
@@ -121,6 +123,17 @@ def _goes_on(slot: int) -> bool:
     only, waiting for a real tile for a table joker, ending in deferred jokers, or led by a
     free joker (those run on to 13)."""
     return (slot & _CODE) != 3 or slot >> _T_SHIFT != 0
+
+
+def _lack(slots: tuple[int, ...], supply1: int, supply2: int) -> int:
+    """The free jokers open runs ``slots`` need at the next two numbers at least, given the
+    tiles and table jokers there: one tile each at the next for the runs that must go on, and
+    one more at the one after for the runs of one tile."""
+    short = sum(1 for x in slots if _goes_on(x))
+    if not short:
+        return 0
+    ones = sum(1 for x in slots if (x & _CODE) in (1, 4))
+    return max(0, short - supply1) + max(0, ones - supply2)
 
 
 def _ready(options: list[Option], tables: Tables) -> list[Ready]:
