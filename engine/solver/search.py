@@ -30,7 +30,6 @@ from engine.solver.share import current, stage_keys
 from engine.solver.tables import (
     _SB,
     _SMASK,
-    Option,
     Ready,
     Step,
     _ColourChoice,
@@ -62,8 +61,7 @@ class Search:
         if share is not None and share.tables is not tables:
             share.restart(tables)  # the ids in its keys were the old tables'
         self.memo: dict[_Key5, tuple[int, object]] = {} if share is None else share.memo
-        # The memo files stage s under skey[s]: s itself, or s and what the search depends on
-        # from there on when the memo is shared (``share``; set at the end).
+        # The memo's key for stage s (s itself, or with a shared memo ``share.stage_keys``).
         self.skey = list(range(_STAGES + 1))
         self.sets: list[FaceSet] | None = None
         self.leftover = 0
@@ -185,9 +183,6 @@ class Search:
         steps = self._steps(c, n, sid, jl, options)
         self.colour_cache[key] = steps
         return steps
-
-    def stage_options(self, c: int, n: int, sid: int, jl: int) -> list[Option]:
-        return stage_options(self.m, self.cover, self.group_ok[n], c, n, self.stab[sid], jl)
 
     def _stage_consts(self, s: int) -> tuple[int, int, int, int]:
         """What the options of colour stage ``s`` depend on, besides the open runs and the
@@ -316,11 +311,9 @@ class Search:
         return ok
 
     def shortfall(self, st: int, c0: int, n: int) -> int:
-        """The free jokers the open runs ``st`` need at least, over the colours other than
-        ``c0`` at number ``n`` (4: every colour, after the groups): runs that must go on need a
-        tile of the next number their colour reaches (``_lack``). The colour stages check their
-        own colour; runs of different colours cannot share a joker, so the search may stop
-        where all of them together need more than are left."""
+        """The free jokers the open runs ``st`` need at least (``_lack``), over the colours
+        other than ``c0`` at number ``n`` (4: all, after the groups): runs of different colours
+        cannot share a joker, so the search stops where they need more than are left."""
         total = 0
         lacks = self.lacks
         supply = self.supply
