@@ -12,6 +12,7 @@ from engine.solver.drive import _GC_PAUSE, _finish, _optimum, _settle
 from engine.solver.model import OBJECTIVES, Solution, _placed_score
 from engine.solver.rebuild import _metrics, _order, _tile_key
 from engine.solver.retrieval import _retrieve
+from engine.solver.share import Sharing
 from engine.tiles import (
     Tile,
     tiles_text,
@@ -54,7 +55,7 @@ def solve(
     With ``minimal_change`` it then tries to leave the sets it touched as they were, one by one,
     keeping the optimum (a few extra searches on smaller tables).
     """
-    with _GC_PAUSE:
+    with _GC_PAUSE, Sharing():
         return _solve(
             table,
             rack,

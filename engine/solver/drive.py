@@ -168,13 +168,23 @@ def _optimum(
 
 
 def _start_high(table: Sequence[Meld], optional: Sequence[Tile], required: Sequence[Tile]) -> bool:
-    """Whether to read the numbers 13..1 first: when the faces present lean to low numbers.
-    The search is usually faster from the sparser end (measured on self-play and synthetic
-    positions: about a quarter fewer nodes than always starting at 1); the race still covers a
-    wrong guess."""
-    faces = {(id(t.color), t.number) for m in table for t in m.tiles if t.color is not None}
-    faces.update((id(t.color), t.number) for t in (*optional, *required) if t.color is not None)
-    return sum(n for _, n in faces) < 7 * len(faces)
+    """Whether to read the numbers 13..1 first: when the tiles present (table and rack, every
+    copy) lean to low numbers. The search is usually faster from the sparser end (on the
+    benchmark's suites the race then costs about a tenth fewer nodes than with the faces
+    present counted once each, and about a third fewer than always starting at 1); the race
+    still covers a wrong guess."""
+    total = count = 0
+    for meld in table:
+        for tile in meld.tiles:
+            if tile.color is not None:
+                total += tile.number
+                count += 1
+    for tiles in (optional, required):
+        for tile in tiles:
+            if tile.color is not None:
+                total += tile.number
+                count += 1
+    return total < 7 * count
 
 
 def _core(

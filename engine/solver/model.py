@@ -165,6 +165,9 @@ class Model:
         self.locked_run: dict[tuple[int, int], list[int]] = {}
         self.locked_group: dict[int, list[int]] = {}
         self.watch: list[set[int]] = [set() for _ in range(4)]
+        # Per colour: whether a table joker stands locked in one of its runs (then which real
+        # tile lies next to it matters, and a free joker is not simply a worse real tile).
+        self.run_jokers = [False] * 4
         self.banned = banned or {}
         # Table jokers whose set lost a tile to a retrieval: the real tiles of the set as it was
         # (run numbers or group colours) still witness that they stay.
@@ -247,6 +250,7 @@ class Model:
                 reals = frozenset(14 - k if flip else k for k in self.witnesses[id(tile)])
             self.locked.append(Locked(ident, tile, index, meld.kind, c, face.number, reals))
             self.locked_run.setdefault((c, face.number), []).append(ident)
+            self.run_jokers[c] = True
             self.watch[c] |= {k for k in reals if k < face.number}
         else:
             colours = frozenset(COLORS.index(t.color) for t in meld.tiles if t.color is not None)

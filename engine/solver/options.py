@@ -40,6 +40,9 @@ def stage_options(
     can_start = n <= 11
     defer = m.defer
     marks = m.marks
+    # A free joker where a real tile of the same face stays unplaced is beaten by that tile
+    # (the joker is then left for the end): only without table jokers in this colour's runs.
+    swap = defer and not m.run_jokers[c]
     out: list[Option] = []
     seen: set[tuple[tuple[int, ...], int, int, int]] = set()
     new: list[int] = []
@@ -63,9 +66,16 @@ def stage_options(
             if g_lo > g_hi:
                 continue
             for d in range(max_d + 1):
+                low = g_lo
+                if ended or (swap and (free or d)):
+                    # Leaving a tile of this face unplaced is beaten by putting it in place of
+                    # the free joker, or on the run that ends here (it may end one later).
+                    low = top - used_runs
+                    if low > g_hi:
+                        continue
                 all_starts = starts + [Act(REAL, 1 | real_slot)] * a + [Act(FREE, 4 | _T_BIT)] * d
                 state = tuple(sorted(new + [x for _, x in all_starts]))
-                for gc in range(g_lo, g_hi + 1):
+                for gc in range(low, g_hi + 1):
                     sig = (state, used_runs + gc, free + d, gc)
                     if sig in seen:
                         continue

@@ -22,6 +22,7 @@ from engine.solver.model import (
 )
 from engine.solver.newset import _in_new_set, _legal
 from engine.solver.rebuild import _order
+from engine.solver.share import Sharing
 from engine.tiles import (
     COLORS,
     Face,
@@ -200,11 +201,29 @@ def _retrieve(
     """The best table that takes back table jokers, if it beats ``have`` (the score without
     retrieval; None: no play) and the engine's joker rule accepts it; None otherwise.
     ``prefer``: the reading of the numbers its searches start with (``_optimum``)."""
-    objective = cast(str, options["objective"])
-    joker_score = _tile_score(Tile.joker(), objective)
-    trials = _trials(table, optional, required, objective)
+    trials = _trials(table, optional, required, cast(str, options["objective"]))
     if not trials:
         return None
+    # The trials differ from each other only at a few numbers: they share one memo.
+    with Sharing():
+        return _best_trial(
+            table, optional, required, options, have, minimal_change, origin, prefer, trials
+        )
+
+
+def _best_trial(
+    table: Sequence[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    have: int | None,
+    minimal_change: bool,
+    origin: dict[int, int],
+    prefer: bool | None,
+    trials: list[Trial],
+) -> list[Meld] | None:
+    objective = cast(str, options["objective"])
+    joker_score = _tile_score(Tile.joker(), objective)
     # With several trials, an upper bound first: the search with every table joker free to go
     # anywhere (but staying on the table) allows every legal turn. If even that cannot beat
     # ``have``, no retrieval can; once a retrieval reaches it, no other can do better; and when
@@ -220,6 +239,10 @@ def _retrieve(
         if roam.table is not None and not minimal_change:
             return roam.table
         ceiling = roam.ceiling
+        # The roaming table hints which replacements work: first the ways (with as many jokers
+        # freed) whose replacement faces it shows beside their jokers' original tiles, so that a
+        # good score comes early and the other searches stop at their bounds sooner.
+        trials.sort(key=lambda trial: (-len(trial.takes), -_agrees(table, trial, roam.melds)))
     best: list[Meld] | None = None
     for trial in trials:
         if have is not None and have >= ceiling > _NEG:
@@ -277,10 +300,25 @@ def _retrieve(
 class Roam(NamedTuple):
     """The optimum with every table joker free to go anywhere on the table (an upper bound on
     every legal turn, as a score of rack tiles) and its table, if the engine's joker rule
-    accepts it with some order of the table jokers (then it is the optimum); else None."""
+    accepts it with some order of the table jokers (then it is the optimum); else None.
+    ``melds``: its sets either way."""
 
     ceiling: int
     table: list[Meld] | None
+    melds: list[Meld]
+
+
+def _agrees(table: Sequence[Meld], trial: Trial, melds: Sequence[Meld]) -> int:
+    """How many of the trial's replacement faces ``melds`` show in a set beside a face of
+    a real tile of their joker's original set."""
+    count = 0
+    for take in trial.takes:
+        own = {t.face for t in table[take.meld_index].tiles if t.color is not None}
+        count += any(
+            take.face in faces and not own.isdisjoint(faces)
+            for faces in ({t.face for t in m.tiles if t.color is not None} for m in melds)
+        )
+    return count
 
 
 def _roam(
@@ -327,5 +365,5 @@ def _roam(
             for m in melds
         ]
         if joker_problem(table, final, melded_before=True) is None:
-            return Roam(ceiling, _order(table, final, origin))
-    return Roam(ceiling, None)
+            return Roam(ceiling, _order(table, final, origin), melds)
+    return Roam(ceiling, None, melds)

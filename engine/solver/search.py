@@ -26,14 +26,15 @@ from engine.solver.model import (
     OutOfBudget,
 )
 from engine.solver.options import stage_options
+from engine.solver.share import current, stage_keys
 from engine.solver.tables import (
     _SB,
     _SMASK,
-    Option,
     Ready,
     Step,
     _ColourChoice,
     _Key5,
+    _lack,
     _ready,
     _tables,
 )
@@ -55,19 +56,25 @@ class Search:
         self.m = model
         self.objective = model.objective
         self.required_reals = model.required_reals
-        self.memo: dict[_Key5, tuple[int, object]] = {}
+        self.tables = tables = _tables()
+        share = current()
+        if share is not None and share.tables is not tables:
+            share.restart(tables)  # the ids in its keys were the old tables'
+        self.memo: dict[_Key5, tuple[int, object]] = {} if share is None else share.memo
+        # The memo's key for stage s (s itself, or with a shared memo ``share.stage_keys``).
+        self.skey = list(range(_STAGES + 1))
         self.sets: list[FaceSet] | None = None
         self.leftover = 0
         self.nodes = 0
         self.limit = 1 << 62  # node budget (``_optimum`` sets it for a race)
         # Interned group-count tuples (id 0 is the empty tuple).
-        self.tables = tables = _tables()
         self.stab = tables.stab
         self.gids = tables.gids
         self.gtab = tables.gtab
         self.gsum = tables.gsum
         self.gnext = tables.gnext
         self.colour_cache: dict[int, list[Step]] = {}
+        self.lacks = tables.lacks
         self.stage_consts: list[tuple[int, int, int, int] | None] = [None] * _STAGES
         self.group_cache: dict[tuple[int, int, int], GroupPlan | None] = {}
         self.g_ok: dict[tuple[int, int, int], bool] = {}
@@ -85,6 +92,11 @@ class Search:
         ]
         # cover[c][n]: how many of the numbers n..13 hold a tile of colour c or a table joker
         # standing in a run of it (a run led by a free joker must reach 13 through them).
+        # supply[c][n]: the tiles of colour c and number n plus the table jokers standing there.
+        self.supply = [
+            [row[n] + len(locked_run.get((c, n), ())) if 0 < n < 14 else 0 for n in range(16)]
+            for c, row in enumerate(avail)
+        ]
         self.cover = [[0] * 15 for _ in range(4)]
         for c, (row, cover) in enumerate(zip(avail, self.cover, strict=True)):
             for n in range(13, 0, -1):
@@ -121,6 +133,8 @@ class Search:
                 may_skip[s + c] = self.empty[c][n]
             may_skip[s + 4] = canon[n]
         self.may_skip = may_skip
+        if share is not None:
+            self.skey = stage_keys(model, share, self.group_ok)
 
     # -- colour stage ---------------------------------------------------------------------------
 
@@ -170,9 +184,6 @@ class Search:
         self.colour_cache[key] = steps
         return steps
 
-    def stage_options(self, c: int, n: int, sid: int, jl: int) -> list[Option]:
-        return stage_options(self.m, self.cover, self.group_ok[n], c, n, self.stab[sid], jl)
-
     def _stage_consts(self, s: int) -> tuple[int, int, int, int]:
         """What the options of colour stage ``s`` depend on, besides the open runs and the
         jokers left (-1 when a table joker stands at that face), and what their steps add:
@@ -196,6 +207,7 @@ class Search:
             | (self.group_ok[n] << 10)
             | (((13 - n) - self.cover[c][n + 1]) << 5)
             | (m.defer << 4)
+            | (m.run_jokers[c] << 3)
         )
         return option_id, step_id, supply1, supply2
 
@@ -217,7 +229,8 @@ class Search:
         for nsid, used, free, gc, acts, starts, short, ones, closed in options:
             if last and not closed:
                 continue
-            if short and max(0, short - supply1) + max(0, ones - supply2) > jl - free:
+            lack = max(0, short - supply1) + max(0, ones - supply2) if short and not last else 0
+            if lack > jl - free:
                 continue
             gain = used * w + free * jw
             jl2 = jl - free
@@ -231,6 +244,7 @@ class Search:
                     n * (used - gc + free),
                     acts,
                     starts,
+                    lack,
                 )
             )
         # Most promising first; the search stops at the first step that cannot reach its aim.
@@ -296,6 +310,27 @@ class Search:
             self.g_ok[key] = ok
         return ok
 
+    def shortfall(self, st: int, c0: int, n: int) -> int:
+        """The free jokers the open runs ``st`` need at least (``_lack``), over the colours
+        other than ``c0`` at number ``n`` (4: all, after the groups): runs of different colours
+        cannot share a joker, so the search stops where they need more than are left."""
+        total = 0
+        lacks = self.lacks
+        supply = self.supply
+        for c in range(4):
+            if c != c0:
+                sid = (st >> (_SB * c)) & _SMASK
+                if sid:
+                    nn = n + 1 if c < c0 else n
+                    if nn <= 13:
+                        row = supply[c]
+                        key = (((sid << 4) | row[nn]) << 4) | row[nn + 1]
+                        lack = lacks.get(key)
+                        if lack is None:
+                            lack = lacks[key] = _lack(self.stab[sid], row[nn], row[nn + 1])
+                        total += lack
+        return total
+
     # -- group stage ----------------------------------------------------------------------------
 
     def group_plan(self, gid: int, n: int, jokers: int) -> GroupPlan | None:
@@ -319,7 +354,7 @@ class Search:
         self.nodes += 1
         if self.nodes > self.limit:
             raise OutOfBudget
-        key = (s, st, jl, gid, val)
+        key = (self.skey[s], st, jl, gid, val)
         memo = self.memo
         hit = memo.get(key)
         if hit is not None and (hit[1] is not None or hit[0] < need):
@@ -351,39 +386,47 @@ class Search:
             off = self.reach[s] - base
             gkey = (gid << 5) | canon
             s1 = s + 1
+            k1 = self.skey[s1]
             shift = _SB * c
             sid = (st >> shift) & _SMASK
             steps_key = (sid << _SID_SHIFT) | (jl << _JL_SHIFT) | s
             steps = self.colour_cache.get(steps_key)
             if steps is None:
                 steps = self.colour_options(steps_key, s, sid, jl)
+            other = 0 if st == (sid << shift) else -1  # -1: not yet computed (see below)
             for opt in steps:
-                total, gain, delta, jl2, gc, vadd, _, _ = opt
+                total, gain, delta, jl2, gc, vadd, _, _, lack = opt
                 target = need if need > result else result + 1
                 total += off
                 if total < target:
                     if total > upper:
                         upper = total
                     break
+                # The groups get the jokers the runs do not need.
+                if other < 0:
+                    other = self.shortfall(st, c, n)
+                spare = jl2 - lack - other
+                if spare < 0:
+                    continue
                 gain -= base
                 want = target - gain
                 new_gid = gnext.get(gkey | (gc << 1))
                 if new_gid is None:
                     new_gid = self.g_next(gid, gc, canon)
                 if canon:
-                    fkey = (((new_gid << 8) | rid) << 3) | jl2
+                    fkey = (((new_gid << 8) | rid) << 3) | spare
                     fits = feasible.get(fkey)
                     if fits is None:
-                        fits = feasible[fkey] = self.g_feasible(new_gid, n, jl2)
+                        fits = feasible[fkey] = self.g_feasible(new_gid, n, spare)
                 else:
-                    fits = g_ok.get((new_gid, n, jl2))
+                    fits = g_ok.get((new_gid, n, spare))
                     if fits is None:
-                        fits = self.g_feasible(new_gid, n, jl2)
+                        fits = self.g_feasible(new_gid, n, spare)
                 if not fits:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
                 new_st = st + (delta << shift)
-                hit = memo.get((s1, new_st, jl2, new_gid, new_val))
+                hit = memo.get((k1, new_st, jl2, new_gid, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
@@ -406,8 +449,11 @@ class Search:
             # one more would only lengthen a group, and can go there at the end.
             defer = m.defer
             tried = False
+            short = self.shortfall(st, 4, n) if st else 0
             for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
+                    continue
+                if jl - jg < short:
                     continue
                 if self.canon[n]:
                     if not _plain_exact(self.gtab[gid], jg):
@@ -422,7 +468,7 @@ class Search:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
                 want = (need if need > result else result + 1) - gain
-                hit = memo.get((s + 1, st, jl - jg, 0, new_val))
+                hit = memo.get((self.skey[s + 1], st, jl - jg, 0, new_val))
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
@@ -512,7 +558,7 @@ class Search:
                     s += 1
                 if s == _STAGES:
                     break
-            choice = memo[(s, st, jl, gid, val)][1]
+            choice = memo[(self.skey[s], st, jl, gid, val)][1]
             n = s // 5 + 1
             if s % 5 < 4:
                 c = s % 5

@@ -8,6 +8,8 @@ from typing import Final, NamedTuple
 
 from engine.solver.model import _CODE, _P_SHIFT, Item
 
+_T_SHIFT: Final = 7  # the flag bits of a slot (T, X and the waiting table jokers) start here
+
 
 class Act(NamedTuple):
     """What happens to one open run at a colour stage (``item`` None: it ends here), or what
@@ -31,8 +33,8 @@ class Option(NamedTuple):
 
 
 class Ready(NamedTuple):
-    """An option with what the search needs of its new slots: their id, how many runs are
-    shorter than three and how many have one tile, and whether all of them may end."""
+    """An option with what the search needs of its new slots: their id, how many runs must go
+    on (``_goes_on``) and how many have one tile, and whether all of them may end."""
 
     sid: int
     used: int
@@ -46,11 +48,12 @@ class Ready(NamedTuple):
 
 
 # An option ready for the search: (best total it can still reach, gain, change of the colour's
-# open-run id, free jokers left, reals to groups, opening value added, acts, starts). Made and
+# open-run id, free jokers left, reals to groups, opening value added, acts, starts, free jokers
+# its short runs will need at the next two numbers at least). Made and
 # read only by ``Search`` and kept a plain tuple on purpose: the search's inner loop unpacks one
 # per node, and CPython unpacks an exact tuple on a fast path that a NamedTuple misses (the
 # search was 8% slower with one).
-Step = tuple[int, int, int, int, int, int, tuple[Act, ...], tuple[Act, ...]]
+Step = tuple[int, int, int, int, int, int, tuple[Act, ...], tuple[Act, ...], int]
 
 
 # Memo key: (stage, packed open runs, jokers left, group counts id, opening value so far).
@@ -88,6 +91,8 @@ class Tables:
         self.feasible: dict[int, bool] = {}
         self.steps: dict[int, list[Step]] = {}
         self.slot_flags: list[bool] = []
+        # What open runs need of the next two numbers, by (open runs id, supply, supply after).
+        self.lacks: dict[int, int] = {}
 
     def locked_slots(self, sid: int) -> bool:
         """Whether the open runs ``sid`` hold a table joker still waiting for a real tile."""
@@ -113,6 +118,24 @@ def _tables() -> Tables:
     return tables
 
 
+def _goes_on(slot: int) -> bool:
+    """Whether an open run must take a tile of the next number: shorter than three, jokers
+    only, waiting for a real tile for a table joker, ending in deferred jokers, or led by a
+    free joker (those run on to 13)."""
+    return (slot & _CODE) != 3 or slot >> _T_SHIFT != 0
+
+
+def _lack(slots: tuple[int, ...], supply1: int, supply2: int) -> int:
+    """The free jokers open runs ``slots`` need at the next two numbers at least, given the
+    tiles and table jokers there: one tile each at the next for the runs that must go on, and
+    one more at the one after for the runs of one tile."""
+    short = sum(1 for x in slots if _goes_on(x))
+    if not short:
+        return 0
+    ones = sum(1 for x in slots if (x & _CODE) in (1, 4))
+    return max(0, short - supply1) + max(0, ones - supply2)
+
+
 def _ready(options: list[Option], tables: Tables) -> list[Ready]:
     out: list[Ready] = []
     sids = tables.sids
@@ -123,7 +146,7 @@ def _ready(options: list[Option], tables: Tables) -> list[Ready]:
             sid = sids[state] = len(stab)
             assert sid <= _SMASK  # see _SB: far more open-run shapes than one solve makes
             stab.append(state)
-        short = sum(1 for x in state if (x & _CODE) not in (3, 6))
+        short = sum(1 for x in state if _goes_on(x))
         ones = sum(1 for x in state if (x & _CODE) in (1, 4))
         closed = all((x & _CODE) == 3 and not x >> (_P_SHIFT - 1) for x in state)
         out.append(Ready(sid, used, free, gc, acts, starts, short, ones, closed))
