@@ -88,6 +88,7 @@ def unsent(url: str) -> int:
     return asyncio.run(count())
 
 
+@pytest.mark.slow
 def test_a_process_killed_mid_delivery_is_taken_over_once_in_turn_order(
     tmp_path: Any, apis: Fakes, database: str
 ) -> None:

@@ -50,6 +50,7 @@ def export(game: Game) -> str:
     return record_from_game(game, names, ai=ai, Platform="test", Game=str(game.seed)).to_text()
 
 
+@pytest.mark.slow
 def test_record_round_trip_over_hundreds_of_simulated_games() -> None:
     kinds: set[str] = set()
     cases = [(seed, 2 + seed % 3, Edition.CLASSIC) for seed in range(192)]

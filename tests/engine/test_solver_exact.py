@@ -110,6 +110,7 @@ def test_exact_oracle_frees_two_jokers_of_a_group_only_with_two_tiles(
     _play(game, answer.table)
 
 
+@pytest.mark.slow
 def test_exact_oracle_matches_the_exhaustive_oracle_on_small_positions() -> None:
     """The same optimum as ``retrieval_oracle.best_turn`` (every cover of the physical tiles,
     judged by the engine's joker rule), XP and three table jokers included."""
@@ -157,6 +158,7 @@ def big_positions(count: int, seed: int) -> list[tuple[Position, str, bool]]:
     return out
 
 
+@pytest.mark.slow
 def test_solver_reaches_the_exact_optimum_on_big_tables() -> None:
     """(b) on tables of 30-80 tiles: the solver's score equals the exact oracle's; the oracle's
     own score lies between the MILP with table jokers locked and with them roaming."""

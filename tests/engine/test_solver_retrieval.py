@@ -81,6 +81,7 @@ def _accepted(p: Position, solution: Solution | None, *, melded: bool) -> None:
         _commit(game_for(p, melded), solution)
 
 
+@pytest.mark.slow
 def test_same_optimum_as_the_exhaustive_oracle_with_retrieval() -> None:
     """(b) on small positions: no legal turn (retrieval included, judged by the engine's joker
     rule over every way of covering the tiles) places more tiles or more points."""

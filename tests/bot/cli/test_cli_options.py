@@ -23,6 +23,7 @@ BAD_VALUES = [
 ]
 
 
+@pytest.mark.slow
 def test_a_bad_option_value_stops_the_command_before_the_saved_game_is_touched(
     tmp_path: Path,
 ) -> None:
@@ -54,6 +55,7 @@ def test_ai_levels_that_do_not_fit_the_seats_are_counted_in_the_singular(
     assert "4 seats need 3 AI levels (or one for all), not 2" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_rummikub_with_options_and_no_subcommand_is_rummikub_run(tmp_path: Path) -> None:
     first = rummikub([*SEED3, *db_args(tmp_path), "--timer", "300", "--hints"], "", tmp_path)
     assert first.returncode == 0, first.stderr[-2000:]

@@ -111,6 +111,7 @@ def test_check_prints_a_summary_and_unreadable_files_get_one_sentence(
         assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_render_replay_writes_an_animation_with_a_frame_per_turn_and_one(
     record_file: Path, record: GameRecord, tmp_path: Path
 ) -> None:
@@ -128,6 +129,7 @@ def test_render_replay_writes_an_animation_with_a_frame_per_turn_and_one(
     assert wrong.returncode == 2 and "--out FILE.gif or --out FILE.png" in wrong.stderr
 
 
+@pytest.mark.slow
 def test_export_lists_and_writes_the_channel_record(tmp_path: Path) -> None:
     db_path = tmp_path / "bot.db"
     url = f"sqlite+aiosqlite:///{db_path}"
@@ -163,6 +165,7 @@ def test_export_lists_and_writes_the_channel_record(tmp_path: Path) -> None:
     assert not (tmp_path / "no.db").exists()
 
 
+@pytest.mark.slow
 def test_export_lists_and_writes_only_finished_games_numbered_as_replay(tmp_path: Path) -> None:
     """Issue 21, defect 8: a cancelled game is not in ``--list``, has no record by its id,
     and is not "the last finished game"; ``--list`` numbers the rest as ``replay N``."""

@@ -231,6 +231,7 @@ class World:
             await other.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_random_walk_memory_always_equals_the_stored_game(seed: int, tmp_path: Path) -> None:
     world = World(tmp_path / "fuzz.db", seed)

@@ -10,6 +10,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.presenter import Presenter
 from engine import Game, Meld, Tile
 from renderers import draft_text, rack_text
@@ -381,6 +383,7 @@ def test_a_joker_taken_from_the_table_is_not_called_just_drawn() -> None:
     assert line.endswith("Taken from the table, to play this turn: J.")
 
 
+@pytest.mark.slow
 def test_a_timeout_penalty_in_the_terminal_names_all_three_tiles(tmp_path: Path) -> None:
     """A real 10-second turn runs out on an unfinished change while the player waits."""
     session = Session(["play", *SEED3, *db_args(tmp_path), "--timer", "10"], tmp_path)

@@ -10,6 +10,8 @@ import shutil
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.bot.platforms.test_terminal import ROOT, SEED3, Session, db_args, rummikub
 
 HOUR = "3600"
@@ -42,6 +44,7 @@ def test_quitting_a_game_started_with_new_says_to_continue_without_new(tmp_path:
 # ----- defects 3 and 7: the clock of a game nobody waits for ---------------------------------
 
 
+@pytest.mark.slow
 def test_quitting_stops_the_turn_clock_and_the_next_start_gives_the_time_back(
     tmp_path: Path,
 ) -> None:
@@ -158,6 +161,7 @@ def test_a_too_long_number_is_answered_with_the_range_of_that_value(tmp_path: Pa
 # ----- defect 20: the screen's layout ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_timeout_prints_on_a_fresh_line_and_the_prompt_is_drawn_again(tmp_path: Path) -> None:
     session = Session(["play", *SEED3, *db_args(tmp_path), "--timer", "10"], tmp_path)
     start = session.wait_for(r"Player, it's your turn[\s\S]*\n> ")

@@ -56,6 +56,7 @@ async def short_match(fake: FakeTelegram, bot: RunningBot) -> None:
     pytest.fail("the match did not end")
 
 
+@pytest.mark.slow
 async def test_replay_stats_and_rematch_after_a_match(tmp_path: Path) -> None:
     async with FakeTelegram(bot_username="rummikub_group_bot", minute=MINUTE) as fake:
         fake.add_user(ANN, "Ann")
