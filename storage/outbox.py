@@ -174,23 +174,8 @@ class OutboxRepository:
         """A platform refused these entries for good (the chat is gone, the bot was removed):
         marked refused, and so delivered as far as sending goes: never sent again. The count
         marked."""
-        ids = sorted({found for key in keys if (found := parse_key(key)) is not None})
-        marked = 0
         now = utcnow()
-        async with self._db.transaction() as session:
-            for start in range(0, len(ids), 300):
-                result = await session.execute(
-                    update(OutboxRow)
-                    .where(
-                        tuple_(
-                            col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
-                        ).in_(ids[start : start + 300]),
-                        col(OutboxRow.delivered_at).is_(None),
-                    )
-                    .values(delivered_at=now, refused_at=now)
-                )
-                marked += int(getattr(result, "rowcount", 0) or 0)
-        return marked
+        return await self._mark_undelivered(keys, delivered_at=now, refused_at=now)
 
     async def refused(self, game_id: int) -> list[str]:
         """The keys of a game's entries a platform refused, in the order written."""
@@ -211,11 +196,15 @@ class OutboxRepository:
 
     async def mark_delivered(self, keys: Sequence[str]) -> int:
         """Mark entries delivered (unknown or malformed keys are ignored); the count marked."""
+        return await self._mark_undelivered(keys, delivered_at=utcnow())
+
+    async def _mark_undelivered(self, keys: Sequence[str], **values: datetime) -> int:
+        """Set ``values`` on the entries of ``keys`` not yet delivered, 300 keys a statement
+        (unknown or malformed keys are ignored); the count changed."""
         ids = sorted({found for key in keys if (found := parse_key(key)) is not None})
-        if not ids:
-            return 0
         marked = 0
-        now = utcnow()
+        if not ids:
+            return marked
         async with self._db.transaction() as session:
             for start in range(0, len(ids), 300):
                 result = await session.execute(
@@ -226,7 +215,7 @@ class OutboxRepository:
                         ).in_(ids[start : start + 300]),
                         col(OutboxRow.delivered_at).is_(None),
                     )
-                    .values(delivered_at=now)
+                    .values(**values)
                 )
                 marked += int(getattr(result, "rowcount", 0) or 0)
         return marked
