@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import and_, delete, func, or_, tuple_, update
 from sqlalchemy import select as select_columns
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 
 from storage.models import GameRow, OutboxRow, utcnow
@@ -148,34 +149,24 @@ class OutboxRepository:
         """Claim these undelivered entries for ``owner`` until ``until`` if they are its own
         already or their lease ran out (to try them again after a failed send), counting the
         try; the count claimed (read them with ``pages(claimed=...)``)."""
-        ids = sorted({found for key in keys if (found := parse_key(key)) is not None})
-        claimed = 0
-        async with self._db.transaction() as session:
-            for start in range(0, len(ids), 300):
-                result = await session.execute(
-                    update(OutboxRow)
-                    .where(
-                        tuple_(
-                            col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
-                        ).in_(ids[start : start + 300]),
-                        col(OutboxRow.delivered_at).is_(None),
-                        or_(
-                            col(OutboxRow.owner) == owner,
-                            col(OutboxRow.lease_until).is_(None),
-                            col(OutboxRow.lease_until) <= now,
-                        ),
-                    )
-                    .values(owner=owner, lease_until=until, tries=col(OutboxRow.tries) + 1)
-                )
-                claimed += int(getattr(result, "rowcount", 0) or 0)
-        return claimed
+        return await self._update_undelivered(
+            keys,
+            or_(
+                col(OutboxRow.owner) == owner,
+                col(OutboxRow.lease_until).is_(None),
+                col(OutboxRow.lease_until) <= now,
+            ),
+            owner=owner,
+            lease_until=until,
+            tries=col(OutboxRow.tries) + 1,
+        )
 
     async def refuse(self, keys: Sequence[str]) -> int:
         """A platform refused these entries for good (the chat is gone, the bot was removed):
         marked refused, and so delivered as far as sending goes: never sent again. The count
         marked."""
         now = utcnow()
-        return await self._mark_undelivered(keys, delivered_at=now, refused_at=now)
+        return await self._update_undelivered(keys, delivered_at=now, refused_at=now)
 
     async def refused(self, game_id: int) -> list[str]:
         """The keys of a game's entries a platform refused, in the order written."""
@@ -196,11 +187,14 @@ class OutboxRepository:
 
     async def mark_delivered(self, keys: Sequence[str]) -> int:
         """Mark entries delivered (unknown or malformed keys are ignored); the count marked."""
-        return await self._mark_undelivered(keys, delivered_at=utcnow())
+        return await self._update_undelivered(keys, delivered_at=utcnow())
 
-    async def _mark_undelivered(self, keys: Sequence[str], **values: datetime) -> int:
-        """Set ``values`` on the entries of ``keys`` not yet delivered, 300 keys a statement
-        (unknown or malformed keys are ignored); the count changed."""
+    async def _update_undelivered(
+        self, keys: Sequence[str], *where: ColumnElement[bool], **values: Any
+    ) -> int:
+        """Set ``values`` on the entries of ``keys`` not yet delivered (and matching ``where``),
+        300 keys a statement, in one transaction (unknown or malformed keys are ignored); the
+        count changed."""
         ids = sorted({found for key in keys if (found := parse_key(key)) is not None})
         marked = 0
         if not ids:
@@ -214,6 +208,7 @@ class OutboxRepository:
                             col(OutboxRow.game_id), col(OutboxRow.version), col(OutboxRow.seq)
                         ).in_(ids[start : start + 300]),
                         col(OutboxRow.delivered_at).is_(None),
+                        *where,
                     )
                     .values(**values)
                 )

@@ -14,6 +14,7 @@ import json
 import re
 import signal
 import sqlite3
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -89,6 +90,21 @@ def confirmed(apis: Fakes) -> bool:
     return bool(report["telegram_confirmed"] > report["telegram_last_update"])
 
 
+def kill_once_stored(apis: Fakes, bot: subprocess.Popen[str], command: str = "/draw") -> None:
+    """Type ``command`` in the Telegram group with every send held: once the turn is stored
+    (the first send arrives and is held) and the update confirmed (so it is not delivered
+    again), SIGKILL the bot; Telegram has shown nothing of the turn."""
+    apis.send("hold_sends")
+    apis.send("telegram_group", text=command)
+    apis.expect("held")
+    deadline = time.monotonic() + WAIT
+    while not confirmed(apis):  # the update itself is done with: no replay on restart
+        assert time.monotonic() < deadline, f"the {command} update was never confirmed"
+        time.sleep(0.1)
+    bot.send_signal(signal.SIGKILL)
+    bot.wait(WAIT)
+
+
 def test_a_turn_stored_before_a_sigkill_is_shown_everywhere_after_the_restart(
     tmp_path: Path, apis: Fakes
 ) -> None:
@@ -106,15 +122,7 @@ def test_a_turn_stored_before_a_sigkill_is_shown_everywhere_after_the_restart(
         game, _names, version, _unsent = stored_game(db)
         drew_before = len(said(before["group"], "Ann drew a tile"))
 
-        apis.send("hold_sends")
-        apis.send("telegram_group", text="/draw")
-        apis.expect("held")  # the turn is stored; Telegram has shown nothing of it
-        deadline = time.monotonic() + WAIT
-        while not confirmed(apis):  # the update itself is done with: no replay on restart
-            assert time.monotonic() < deadline, "the /draw update was never confirmed"
-            time.sleep(0.1)
-        bot.send_signal(signal.SIGKILL)
-        bot.wait(WAIT)
+        kill_once_stored(apis, bot)  # the turn is stored; Telegram has shown nothing of it
     finally:
         if bot.poll() is None:
             bot.kill()

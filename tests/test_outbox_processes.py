@@ -27,7 +27,14 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from storage.db import normalize_url
 from tests.storage.conftest import needs_postgres
 from tests.test_operating import WAIT, Fakes, start_bot
-from tests.test_outbox_crash import ann_to_play, confirmed, messages, said, wait_until, with_button
+from tests.test_outbox_crash import (
+    ann_to_play,
+    kill_once_stored,
+    messages,
+    said,
+    wait_until,
+    with_button,
+)
 
 LEASE = "4"  # OUTBOX_LEASE_SECONDS of both processes
 TURN_LINE = re.compile(r"^(Ann|AI \d \(easy\)) (drew a tile|played .*)\.?$")
@@ -103,15 +110,8 @@ def test_a_process_killed_mid_delivery_is_taken_over_once_in_turn_order(
         apis.send("telegram_group", text="/deal")
         before = turn_lines(wait_until(apis, ann_to_play, "Ann's turn")["group"])
 
-        apis.send("hold_sends")
-        apis.send("telegram_group", text="/draw")  # Ann draws; the AI answers at once
-        apis.expect("held")  # both turns are stored; Telegram has shown nothing of them
-        deadline = time.monotonic() + WAIT
-        while not confirmed(apis):
-            assert time.monotonic() < deadline, "the /draw update was never confirmed"
-            time.sleep(0.1)
-        first.send_signal(signal.SIGKILL)
-        first.wait(WAIT)
+        # Ann draws and the AI answers at once: both turns are stored, nothing is shown
+        kill_once_stored(apis, first)
     finally:
         if first.poll() is None:
             first.kill()
