@@ -28,6 +28,10 @@ class Color(enum.Enum):
     def __repr__(self) -> str:
         return f"Color.{self.name}"
 
+    # Members are singletons compared by identity: hash them by identity too, in C (Enum's own
+    # hash is Python code, and tiles, faces and colours are hashed all through the engine).
+    __hash__ = object.__hash__
+
 
 COLORS: tuple[Color, ...] = (Color.BLACK, Color.BLUE, Color.ORANGE, Color.RED)
 _BY_CODE: dict[str, Color] = {c.code: c for c in COLORS}
