@@ -114,10 +114,13 @@ def joker_problem_msg(
     start: Sequence[Meld], final: Sequence[Meld], melded_before: bool
 ) -> Msg | None:
     """:func:`joker_problem` as a translatable message."""
+    # Where each joker ended (only jokers are looked up: hashing every tile of a big table
+    # was most of this check's time inside the solver).
     final_of: dict[Tile, tuple[int, Meld]] = {}
     for index, meld in enumerate(final):
         for tile in meld.tiles:
-            final_of[tile] = (index, meld)
+            if tile.color is None:
+                final_of[tile] = (index, meld)
     # For each joker retrieved so far (all starting sets), the tiles that may replace it.
     needs: list[set[Tile]] = []
     for number, meld in enumerate(start, start=1):
@@ -126,7 +129,7 @@ def joker_problem_msg(
                 return Msg("A joker on the table must stay on the table.")
             options = _options(meld, joker)
             _, final_meld = final_of[joker]
-            originals = {t for t in meld.tiles if not t.is_joker}
+            originals = {t for t in meld.tiles if t.color is not None}
             face = final_meld.faces[final_meld.tiles.index(joker)]
             if originals & set(final_meld.tiles) and _fits(face, options):
                 continue
@@ -164,7 +167,7 @@ def joker_problem_msg(
                     )
         # One real tile frees one joker, across the whole table: the jokers taken so far
         # (this set's and earlier sets') must each have a tile of their own.
-        if not _one_tile_each(needs):
+        if needs and not _one_tile_each(needs):
             return Msg(
                 "Each joker you take from meld {number} needs a tile of its own in its place.",
                 number=number,
