@@ -224,12 +224,12 @@ def _best_trial(
 ) -> list[Meld] | None:
     objective = cast(str, options["objective"])
     joker_score = _tile_score(Tile.joker(), objective)
-    # With several trials, an upper bound first: the search with every table joker free to go
-    # anywhere (but staying on the table) allows every legal turn. If even that cannot beat
-    # ``have``, no retrieval can; once a retrieval reaches it, no other can do better; and when
-    # the joker rule accepts its own table (with some order of the table jokers), that table is
-    # the optimum and no trial runs. (It can cost several trials' nodes, as two free jokers
-    # leave no rack tile out of the bound, so a single trial goes without it.)
+    # With several trials and one free joker only (``_roams_alone``), an upper bound first: the
+    # search with the table joker free to go anywhere (but staying on the table) allows every
+    # legal turn. If even that cannot beat ``have``, no retrieval can; once a retrieval reaches
+    # it, no other can do better; and when the joker rule accepts its own table, that table is
+    # the optimum and no trial runs. (A single trial goes without it: it can cost more than
+    # that trial.)
     ceiling = _NEG
     roam: Roam | None = None
     if len(trials) > 1 and _roams_alone(table, optional, required):
