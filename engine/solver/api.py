@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from engine.errors import IllegalMoveError, InvalidMeldError
 from engine.melds import Meld
 from engine.rules import joker_problem
-from engine.solver.drive import _GC_PAUSE, _finish, _optimum, _settle
+from engine.solver.drive import _GC_PAUSE, Found, _finish, _optimum, _settle
 from engine.solver.model import OBJECTIVES, Solution, _placed_score
 from engine.solver.rebuild import _metrics, _order, _tile_key
 from engine.solver.retrieval import _retrieve
@@ -90,39 +90,71 @@ def _solve(
     options = {"objective": objective, "opening": opening, "threshold": threshold}
     base: list[Meld] = [] if opening else list(table)
     origin = {id(t): i for i, m in enumerate(table) for t in m.tiles}
-    final: list[Meld] | None = None
     found = _optimum(base, optional, required, **options)  # type: ignore[arg-type]
     # The retrieval searches start reading the numbers the way this one won.
     prefer = None if found is None else found.way.search.m.mirrored
-    if found is not None:
-        score, way = found
-        melds = _settle(base, optional, required, options, score, way, minimal_change, set())
-        if opening:
-            final = [*table, *sorted(melds, key=lambda m: _tile_key(m.tiles[0]))]
-        else:
-            final = _order(table, melds, origin)
-            if any(m.jokers for m in table) and joker_problem(table, final, True) is not None:
-                # Two table jokers leaning on one real tile of another set: the search reasons
-                # about faces, not which copy is which. Rare; keep the sets with jokers whole.
-                fixed = [m for m in base if m.jokers]
-                rest = [m for m in base if not m.jokers]
-                again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
-                final = (
-                    None
-                    if again is None
-                    else _order(table, [*fixed, *_finish(again[1], rest)], origin)
-                )
-    if not opening and any(m.jokers for m in table):
-        rack_tiles = [*required, *optional]
+    retrieving = not opening and any(m.jokers for m in table)
+    rack_score = _placed_score([*required, *optional], {}, objective)
+    tried: int | None = None
+    if retrieving and found is not None and not required and found.score < rack_score:
+        # The search's score is the score of the table it found: its sets are built (and
+        # settled) only when no retrieval beats it, which is about half the time.
+        taken = _retrieve(
+            table, optional, required, options, found.score, minimal_change, origin, prefer
+        )
+        if taken is not None:
+            return _solution(table, taken, origin, objective, opening)
+        tried = found.score
+    final = (
+        None
+        if found is None
+        else _base_table(table, base, optional, required, options, found, minimal_change, origin)
+    )
+    if retrieving:
         have = None if final is None else _placed_score(final, origin, objective)
-        if have is None or (not required and have < _placed_score(rack_tiles, {}, objective)):
+        # (Run again only when the base table had to give up points, see ``_base_table``.)
+        again = tried is None or have is None or have < tried
+        if again and (have is None or (not required and have < rack_score)):
             taken = _retrieve(
                 table, optional, required, options, have, minimal_change, origin, prefer
             )
             if taken is not None:
                 final = taken
-    if final is None:
-        return None
+    return None if final is None else _solution(table, final, origin, objective, opening)
+
+
+def _base_table(
+    table: Sequence[Meld],
+    base: list[Meld],
+    optional: Sequence[Tile],
+    required: Sequence[Tile],
+    options: dict[str, object],
+    found: Found,
+    minimal_change: bool,
+    origin: dict[int, int],
+) -> list[Meld] | None:
+    """The table of the search without retrieval (table jokers stay)."""
+    score, way = found
+    melds = _settle(base, optional, required, options, score, way, minimal_change, set())
+    if options["opening"]:
+        return [*table, *sorted(melds, key=lambda m: _tile_key(m.tiles[0]))]
+    final = _order(table, melds, origin)
+    if any(m.jokers for m in table) and joker_problem(table, final, True) is not None:
+        # Two table jokers leaning on one real tile of another set: the search reasons about
+        # faces, not which copy is which. Rare; keep the sets with jokers whole.
+        fixed = [m for m in base if m.jokers]
+        rest = [m for m in base if not m.jokers]
+        again = _optimum(rest, optional, required, **options)  # type: ignore[arg-type]
+        if again is None:
+            return None
+        return _order(table, [*fixed, *_finish(again[1], rest)], origin)
+    return final
+
+
+def _solution(
+    table: Sequence[Meld], final: list[Meld], origin: dict[int, int], objective: str, opening: bool
+) -> Solution:
+    """The answer for ``final``: the rack tiles it places, their value and what it changed."""
     placed = sorted((t for m in final for t in m.tiles if id(t) not in origin), key=_tile_key)
     value = (
         sum(m.value for m in final[len(table) :]) if opening else sum(t.rack_value for t in placed)
