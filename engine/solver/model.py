@@ -215,6 +215,9 @@ class Model:
         # Upper bound on what the optional tiles from stage ``s`` on can still add (set by
         # ``_useless``, which may drop some of them first).
         self.bound = [0] * (_STAGES + 1)
+        # With j free jokers left, bounds[j][s] bounds what stage s on can still add, the
+        # jokers' own weight included (``_useless``, ``_bounds``).
+        self.bounds: list[list[int]] = []
         self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
 
     def _mate(self, mates: dict[int, frozenset[int]]) -> None:
@@ -308,6 +311,83 @@ def _useless(model: Model) -> None:
         n, sub = divmod(s, 5)
         add = 0 if sub == 4 else model.opt[sub][n + 1] * model.weight[n + 1]
         model.bound[s] = model.bound[s + 1] + add
+    _bounds(model)
+
+
+def _bounds(model: Model) -> None:
+    """``bounds[j]``: the bound with j free jokers left, their weight included.
+
+    A rack tile of number m *needs* free jokers when no run through m has its two other
+    faces present (table, rack or a table joker standing there) and no group of three colours
+    is there: at least as many as the fewest faces missing (or colours, for a group). A free
+    joker that helps such a tile is in its set and stands within two numbers of it (in its
+    run) or at its number (in its group). Once the search has passed number n, the jokers it
+    placed stand at n or before, so of the tiles of numbers n + 3 on that need jokers, none
+    that needs more than the j left can be placed, and those placed are in the sets of the j
+    jokers left: at most what the j best places for a joker (beside such tiles, one per face
+    and set) can hold. (What a tile needs depends only on the numbers from m - 2 on, which the
+    key of a shared memo holds for stage n.)"""
+    jokers = model.free_jokers
+    bound = model.bound
+    mjw = model.max_joker_weight
+    model.bounds = bounds = [[b + j * mjw for b in bound] for j in range(jokers + 1)]
+    if not jokers:
+        return
+    avail = model.avail
+    opt = model.opt
+    weight = model.weight
+    locked_run = model.locked_run
+    needy: list[tuple[int, int, int]] = []  # (colour, number, jokers needed)
+    for n in range(1, 14):
+        colours = sum(1 for c in range(4) if avail[c][n]) + len(model.locked_group.get(n, ()))
+        group = 3 - colours
+        if group <= 0:
+            continue
+        for c in range(4):
+            if not opt[c][n]:
+                continue
+            row = avail[c]
+            gap = [
+                not (0 < k < 14 and (row[k] > 0 or (c, k) in locked_run))
+                for k in range(n - 2, n + 3)
+            ]
+            need = min(group, gap[0] + gap[1], gap[1] + gap[3], gap[3] + gap[4])
+            if need:
+                needy.append((c, n, need))
+    if not needy:
+        return
+    # cut[j][n]: what stage n's bound loses with j jokers left (tiles of n + 3 on).
+    cut = [[0] * 15 for _ in range(jokers + 1)]
+    for n in range(1, 11):
+        lo = n + 3
+        here = [(c, m, need) for c, m, need in needy if m >= lo]
+        if not here:
+            continue
+        total = sum(opt[c][m] * weight[m] for c, m, _ in here)
+        # Per place a joker could take (a run's colour and number, or a number's group), what
+        # its set could help place, one tile per face: the i-th set with a joker there only
+        # the faces with i copies or more.
+        places: dict[tuple[int, int], list[int]] = {}
+        for c, m, _ in here:
+            w = weight[m]
+            copies = opt[c][m]
+            keys = [(4, m)]
+            keys += [(c, k) for k in range(max(m - 2, lo - 2), min(m + 2, 13) + 1) if k != m]
+            for key in keys:
+                held = places.setdefault(key, [0, 0, 0, 0])
+                for i in range(min(copies, 4)):
+                    held[i] += w
+        ranked = sorted((v for held in places.values() for v in held if v), reverse=True)
+        for j in range(jokers + 1):
+            beyond = sum(opt[c][m] * weight[m] for c, m, need in here if need > j)
+            helped = min(total - beyond, sum(ranked[:j]))
+            cut[j][n] = total - helped
+    for j in range(jokers + 1):
+        row = bounds[j]
+        for n in range(1, 11):
+            if cut[j][n]:
+                for s in range(5 * n - 5, 5 * n):
+                    row[s] -= cut[j][n]
 
 
 class Take(NamedTuple):

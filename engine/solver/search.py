@@ -108,6 +108,15 @@ class Search:
         self.base = base = [0] * (_STAGES + 1)
         self.reach = [0] * (_STAGES + 1)
         self.reach[:_STAGES] = model.bound[1:]
+        # Per stage, what the bound of the next one loses with j free jokers left (``bounds``):
+        # a step that leaves j jokers can add at most its total plus tight[s][j].
+        free = model.free_jokers
+        mjw = model.max_joker_weight
+        self.tight = [
+            [model.bounds[j][s + 1] - model.bound[s + 1] - j * mjw for j in range(free + 1)]
+            for s in range(_STAGES)
+        ]
+        self.tight.append([0] * (free + 1))
         self.group_ok = [False] * 15
         rests = tables.rests
         table_count = model.table_count
@@ -365,7 +374,7 @@ class Search:
             result = jl * m.defer_weight if ok else _NEG
             memo[key] = (result, True)
             return result
-        bound = m.bound[s] + jl * m.max_joker_weight
+        bound = m.bounds[jl][s]
         if hit is not None and hit[0] < bound:
             bound = hit[0]  # an upper bound from an earlier, more ambitious search
         if bound < need:
@@ -384,6 +393,7 @@ class Search:
             rid = self.rid[s]
             base = self.base[s]
             off = self.reach[s] - base
+            tight = self.tight[s]
             gkey = (gid << 5) | canon
             s1 = s + 1
             k1 = self.skey[s1]
@@ -402,6 +412,11 @@ class Search:
                     if total > upper:
                         upper = total
                     break
+                total += tight[jl2]
+                if total < target:
+                    if total > upper:
+                        upper = total
+                    continue
                 # The groups get the jokers the runs do not need.
                 if other < 0:
                     other = self.shortfall(st, c, n)

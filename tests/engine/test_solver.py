@@ -269,3 +269,48 @@ def test_a_rack_joker_can_lead_a_run_that_reaches_13_through_a_table_joker() -> 
     assert sol is not None and check(table, rack, sol) is None
     assert [str(t) for t in sol.placed] == ["J"]
     assert texts(sol.melds) == ["J=O9 O10 O11 J=O12 O13"]
+
+
+def test_the_bound_with_jokers_left_counts_what_one_joker_can_bring() -> None:
+    # Tiles that need a free joker in their set, far ahead of the search, bound what the jokers
+    # left can bring (``model._bounds``): one joker four lonely tiles of a run, two jokers at
+    # one face two runs (one copy of each tile in each), one joker never a tile that needs two.
+    cases = [
+        ("K1 K2 K3", "R4 R5 R7 R8 J", 5),
+        ("K1 K2 K3", "R5 R5 R7 R7 J J", 6),
+        ("K11 K12 K13", "R6 R6 R8 R8 J J", 6),
+        ("K1 K2 K3", "R4 R5 R7 R8 B13 J", 5),
+        ("K1 K2 K3 / K11 K12 K13", "O5 O9 J", 0),
+    ]
+    for table_text, rack_text, tiles in cases:
+        table, rack = position(table_text, rack_text)
+        for objective in ("tiles", "value"):
+            sol = solve(table, rack, objective=objective, minimal_change=False)
+            placed = 0 if sol is None else sol.tiles
+            assert placed == tiles or (tiles == 0 and placed == 1), (table_text, rack_text)
+            if sol is not None:
+                assert check(table, rack, sol) is None
+
+
+def test_tiles_that_need_more_jokers_than_are_left_leave_the_bound() -> None:
+    from engine.solver.model import Model, _useless
+
+    table, rack = position("K1 K2 K3", "B13 R4 R5 R6 J J")
+    model = Model(table, rack, [], objective="tiles", opening=False, threshold=30)
+    _useless(model)
+    b13 = model.weight[13]
+    jw = model.max_joker_weight
+    # B13 has no B11, B12 or group beside it: it needs both jokers (R4 R5 R6 none).
+    assert model.bounds[2][0] == model.bound[0] + 2 * jw
+    assert model.bounds[1][0] == model.bound[0] + jw - b13
+    assert model.bounds[0][0] == model.bound[0] - b13
+    # From number 11 on a joker placed before could stand beside it: no cut there.
+    assert model.bounds[0][5 * 10] == model.bound[5 * 10]
+    # Two runs can each take a joker at R6 and one R5 and one R7: two jokers bring all four.
+    table, rack = position("K1 K2 K3", "R5 R5 R7 R7 J J")
+    model = Model(table, rack, [], objective="tiles", opening=False, threshold=30)
+    _useless(model)
+    w5, w7 = model.weight[5], model.weight[7]
+    assert model.bounds[2][0] == model.bound[0] + 2 * jw
+    assert model.bounds[1][0] == model.bound[0] + jw - w5 - w7
+    assert model.bounds[0][0] == model.bound[0] - 2 * w5 - 2 * w7
