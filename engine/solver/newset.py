@@ -168,8 +168,42 @@ def _legal(
     """The search's sets for ``trial`` as a table the joker rule accepts, or None."""
     final = _swapped(melds, trial, remnants)
     if final is not None and joker_problem(table, final, melded_before=True) is not None:
-        final = _repaired(table, final, [take.joker for take in trial.takes])
+        final = _traded(table, final, trial) or _repaired(
+            table, final, [take.joker for take in trial.takes]
+        )
     return final
+
+
+def _traded(table: Sequence[Meld], final: list[Meld], trial: Trial) -> list[Meld] | None:
+    """The table with a replacement tile taken from a set traded with another copy of its face
+    elsewhere, if the joker rule then accepts it: the search counts a copy of that face beside
+    a joker of the set it came from as a tile of that set, and the copies can trade places
+    (the original goes back beside the joker, the other into the freed joker's place)."""
+    for take in trial.takes:
+        tile = take.tile
+        if take.home < 0:
+            continue
+        at = next((i for i, m in enumerate(final) if tile in m.tiles), -1)
+        for j, meld in enumerate(final):
+            if j == at:
+                continue
+            for other in meld.tiles:
+                if other.color is not tile.color or other.number != tile.number:
+                    continue
+                trade = {id(tile): other, id(other): tile}
+                traded = list(final)
+                for k in (at, j):
+                    m = final[k]
+                    tiles = [trade.get(id(t), t) for t in m.tiles]
+                    pins = {
+                        i: f
+                        for i, (t, f) in enumerate(zip(tiles, m.faces, strict=True))
+                        if t.color is None
+                    }
+                    traded[k] = Meld.build(tiles, pins, m.kind)
+                if joker_problem(table, traded, melded_before=True) is None:
+                    return traded
+    return None
 
 
 def _repaired(table: Sequence[Meld], final: list[Meld], freed: Sequence[Tile]) -> list[Meld] | None:

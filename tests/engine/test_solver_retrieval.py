@@ -10,8 +10,9 @@ import random
 import pytest
 
 from engine import Game, PlayerState, Rules
+from engine.melds import Meld, MeldKind
 from engine.solver import Solution, solve
-from engine.tiles import Edition
+from engine.tiles import Edition, Face
 from tests.engine.helpers import position
 from tests.engine.retrieval_oracle import best_turn
 from tests.engine.solver_oracle import Position, milp_optimum, random_position, solution_score
@@ -82,6 +83,50 @@ def _accepted(p: Position, solution: Solution | None, *, melded: bool) -> None:
 
 
 @pytest.mark.slow
+def test_a_tile_taken_from_a_set_trades_places_with_its_copy_beside_the_joker() -> None:
+    # R12 leaves R10 J=R11 R12 for the group's joker, and the rack's R12 goes beside the run's
+    # joker: the rule wants the run's own R12 there, so the two copies trade places. Before,
+    # such tables were refused; on the mid-game suite one position then searched 366 new sets
+    # for the freed joker in vain (the position below).
+    from engine.rules import joker_problem
+    from engine.solver.newset import _legal
+    from engine.solver.retrieval import _trials
+
+    game = position(["R12 R13 K1 K2"], "R10 J=R11 R12 / K12 B12 O12 J / K10 B10 O10", melded=[True])
+    table, rack = game.table, game.players[0].rack
+    run, group, _ = table
+    trial = next(
+        t
+        for t in _trials(table, rack, [], "tiles")
+        if [(take.meld_index, take.home) for take in t.takes] == [(1, 0)]
+    )
+    own_r12 = run.tiles[2]
+    rack_r12, r13, k1, k2 = rack
+    stand_in = trial.stand_ins[0]
+    # The search's sets (faces only): the group gets an R12 in its joker's place, the run's
+    # joker R12 R13 beside it, the freed joker K1 K2 and R10 the K10 group.
+    searched = [
+        Meld.build([*group.tiles[:3], group.jokers[0]], None, MeldKind.GROUP),
+        Meld.build([run.jokers[0], rack_r12, r13], {0: run.faces[1]}, MeldKind.RUN),
+        Meld.build([k1, k2, stand_in], {2: Face(k1.color, 3)}, MeldKind.RUN),
+        Meld.build([*table[2].tiles, run.tiles[0]], None, MeldKind.GROUP),
+    ]
+    final = _legal(table, searched, trial, set())
+    assert final is not None and joker_problem(table, final, melded_before=True) is None
+    beside = next(m for m in final if run.jokers[0] in m.tiles)
+    assert own_r12 in beside.tiles
+    game = position(
+        ["O11 R9 K11 O8 R2 R11 B2 K2 B6 K13 B11 K8 K4 O1 K5 K1 K7 R7 R7 R12 R6 K8"],
+        "R10 J=R11 R12 / O6 O7 O8 O9 O10 / B1 B2 B3 B4 B5 / K12 B12 O12 J / R3 R4 R5 R6 / "
+        "B8 B9 B10 / O9 O10 O11 O12 / R3 R4 R5 / O5 O6 O7 / B4 B5 B6 / B13 O13 R13 / "
+        "B9 B10 B11 / O3 O4 O5 / K1 O1 R1 / K13 O13 R13",
+        melded=[True],
+    )
+    solution = solve(game.table, game.players[0].rack, minimal_change=False)
+    assert solution is not None and solution.tiles == 22
+    _commit(game, solution)
+
+
 def test_same_optimum_as_the_exhaustive_oracle_with_retrieval() -> None:
     """(b) on small positions: no legal turn (retrieval included, judged by the engine's joker
     rule over every way of covering the tiles) places more tiles or more points."""
