@@ -142,6 +142,7 @@ class Search:
                 may_skip[s + c] = self.empty[c][n]
             may_skip[s + 4] = canon[n]
         self.may_skip = may_skip
+        self.short_plan = self._short_plan()
         if share is not None:
             self.skey = stage_keys(model, share, self.group_ok)
 
@@ -319,26 +320,39 @@ class Search:
             self.g_ok[key] = ok
         return ok
 
-    def shortfall(self, st: int, c0: int, n: int) -> int:
+    def shortfall(self, st: int, s: int) -> int:
         """The free jokers the open runs ``st`` need at least (``_lack``), over the colours
-        other than ``c0`` at number ``n`` (4: all, after the groups): runs of different colours
-        cannot share a joker, so the search stops where they need more than are left."""
+        other than stage ``s``'s at its number (all of them after the groups): runs of
+        different colours cannot share a joker, so the search stops where they need more than
+        are left."""
         total = 0
         lacks = self.lacks
-        supply = self.supply
-        for c in range(4):
-            if c != c0:
-                sid = (st >> (_SB * c)) & _SMASK
-                if sid:
-                    nn = n + 1 if c < c0 else n
-                    if nn <= 13:
-                        row = supply[c]
-                        key = (((sid << 4) | row[nn]) << 4) | row[nn + 1]
-                        lack = lacks.get(key)
-                        if lack is None:
-                            lack = lacks[key] = _lack(self.stab[sid], row[nn], row[nn + 1])
-                        total += lack
+        for shift, supply in self.short_plan[s]:
+            sid = (st >> shift) & _SMASK
+            if sid:
+                key = (sid << 8) | supply
+                lack = lacks.get(key)
+                if lack is None:
+                    lack = lacks[key] = _lack(self.stab[sid], supply >> 4, supply & 15)
+                total += lack
         return total
+
+    def _short_plan(self) -> list[list[tuple[int, int]]]:
+        """Per stage, for ``shortfall``: each other colour's place in the open runs and the
+        supply of the two numbers its runs need next (tiles and table jokers standing there,
+        packed as in ``lacks``' keys); colours whose runs are past 13 are left out."""
+        supply = self.supply
+        plan: list[list[tuple[int, int]]] = []
+        for s in range(_STAGES):
+            n = s // 5 + 1
+            c0 = s % 5
+            here = []
+            for c in range(4):
+                nn = n + 1 if c < c0 else n
+                if c != c0 and nn <= 13:
+                    here.append((_SB * c, (supply[c][nn] << 4) | supply[c][nn + 1]))
+            plan.append(here)
+        return plan
 
     # -- group stage ----------------------------------------------------------------------------
 
@@ -419,7 +433,7 @@ class Search:
                     continue
                 # The groups get the jokers the runs do not need.
                 if other < 0:
-                    other = self.shortfall(st, c, n)
+                    other = self.shortfall(st, s)
                 spare = jl2 - lack - other
                 if spare < 0:
                     continue
@@ -464,7 +478,7 @@ class Search:
             # one more would only lengthen a group, and can go there at the end.
             defer = m.defer
             tried = False
-            short = self.shortfall(st, 4, n) if st else 0
+            short = self.shortfall(st, s) if st else 0
             for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
