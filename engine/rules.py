@@ -179,13 +179,16 @@ def _one_tile_each(needs: Sequence[set[Tile]]) -> bool:
     """Whether every retrieved joker can be given its own replacement tile (one real tile
     frees one joker: two jokers of a group need both missing colours, and one R9 in a set
     holding tiles of two starting sets frees only one of their jokers)."""
+    return _assign(needs, 0, frozenset())
 
-    def assign(index: int, used: frozenset[Tile]) -> bool:
-        if index == len(needs):
-            return True
-        return any(assign(index + 1, used | {t}) for t in needs[index] if t not in used)
 
-    return assign(0, frozenset())
+def _assign(needs: Sequence[set[Tile]], index: int, used: frozenset[Tile]) -> bool:
+    """Whether the jokers from ``index`` on can each get a tile of theirs not in ``used`` (a
+    function of its own: a nested one calling itself is a reference cycle, left for the
+    cyclic collector on every call)."""
+    if index == len(needs):
+        return True
+    return any(_assign(needs, index + 1, used | {t}) for t in needs[index] if t not in used)
 
 
 def _options(meld: Meld, joker: Tile) -> tuple[Face, ...]:

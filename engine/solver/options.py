@@ -31,33 +31,73 @@ def stage_options(
     """Every way to use colour ``c``'s tiles at number ``n`` given its open runs ``slots`` and
     ``jl`` free jokers left: extend, end or start runs, use free or table jokers, and leave
     reals for the groups (most reals used first)."""
-    must = m.must[c][n]
-    top = must + m.opt[c][n]
-    locked = m.locked
-    locked_here = m.locked_run.get((c, n), [])
-    k_here = n if n in m.watch[c] else 0
-    real_slot = k_here << _K_SHIFT
-    can_start = n <= 11
-    defer = m.defer
-    marks = m.marks
-    # A free joker where a real tile of the same face stays unplaced is beaten by that tile
-    # (the joker is then left for the end): only without table jokers in this colour's runs.
-    swap = defer and not m.run_jokers[c]
-    out: list[Option] = []
-    seen: set[tuple[tuple[int, ...], int, int, int]] = set()
-    new: list[int] = []
-    acts: list[Act] = []
+    stage = _Stage(m, cover, group_ok, c, n, slots, jl)
+    stage.rec(0, 0, 0, list(m.locked_run.get((c, n), [])), False)
+    out = stage.out
+    out.sort(key=lambda o: (-o[1], o[2]))
+    return out
 
-    def finish(real: int, free: int, lock_left: list[int], ended: bool) -> None:
+
+class _Stage:
+    """The walk over one colour stage's open runs that ``stage_options`` makes. (A class, not
+    nested functions: a function that calls itself from its own closure is a reference cycle,
+    which kept every call's options and sets alive until the cyclic collector ran.)"""
+
+    def __init__(
+        self,
+        m: Model,
+        cover: list[list[int]],
+        group_ok: bool,
+        c: int,
+        n: int,
+        slots: tuple[int, ...],
+        jl: int,
+    ) -> None:
+        self.cover = cover
+        self.group_ok = group_ok
+        self.c = c
+        self.n = n
+        self.slots = slots
+        self.jl = jl
+        self.must = m.must[c][n]
+        self.top = self.must + m.opt[c][n]
+        self.locked = m.locked
+        k_here = n if n in m.watch[c] else 0
+        self.real_slot = k_here << _K_SHIFT
+        self.can_start = n <= 11
+        self.defer = m.defer
+        self.marks = m.marks
+        # A free joker where a real tile of the same face stays unplaced is beaten by that
+        # tile (the joker is then left for the end): only without table jokers in this
+        # colour's runs.
+        self.swap = m.defer and not m.run_jokers[c]
+        self.out: list[Option] = []
+        self.seen: set[tuple[tuple[int, ...], int, int, int]] = set()
+        self.new: list[int] = []
+        self.acts: list[Act] = []
+
+    def finish(self, real: int, free: int, lock_left: list[int], ended: bool) -> None:
+        can_start = self.can_start
+        n = self.n
+        jl = self.jl
+        top = self.top
+        must = self.must
+        group_ok = self.group_ok
+        swap = self.swap
+        seen = self.seen
+        out = self.out
+        new = self.new
+        acts = self.acts
+        real_slot = self.real_slot
         starts: list[Act] = []
         for j in lock_left:
             if not can_start:
                 return
-            mark = locked[j].mark << _K_SHIFT
+            mark = self.locked[j].mark << _K_SHIFT
             starts.append(Act(("L", j), 4 | mark | (1 << (_P_SHIFT + j))))
         max_a = 0 if ended or not can_start else top - real
         max_d = 0 if ended or not can_start else jl - free
-        if max_d and (13 - n) - cover[c][n + 1] > jl - free - 1:
+        if max_d and (13 - n) - self.cover[self.c][n + 1] > jl - free - 1:
             max_d = 0
         for a in range(max_a + 1):
             used_runs = real + a
@@ -84,10 +124,15 @@ def stage_options(
                         Option(state, used_runs + gc, free + d, gc, tuple(acts), tuple(all_starts))
                     )
 
-    def rec(i: int, real: int, free: int, lock_left: list[int], ended: bool) -> None:
+    def rec(self, i: int, real: int, free: int, lock_left: list[int], ended: bool) -> None:
+        slots = self.slots
         if i == len(slots):
-            finish(real, free, lock_left, ended)
+            self.finish(real, free, lock_left, ended)
             return
+        n = self.n
+        locked = self.locked
+        new = self.new
+        acts = self.acts
         s = slots[i]
         code = s & _CODE
         k = (s >> _K_SHIFT) & 15
@@ -95,9 +140,9 @@ def stage_options(
         tbit = s & _T_BIT
         if code == 3 and not pend and not tbit and not s & _X_BIT:
             acts.append(Act(None, 0))
-            rec(i + 1, real, free, lock_left, True)
+            self.rec(i + 1, real, free, lock_left, True)
             acts.pop()
-        if real < top:
+        if real < self.top:
             ok = True
             p, j = pend, 0
             while p:
@@ -107,22 +152,23 @@ def stage_options(
                 p >>= 1
                 j += 1
             if ok:
-                x = _REAL_NEXT[code] | real_slot | tbit
+                x = _REAL_NEXT[code] | self.real_slot | tbit
                 new.append(x)
                 acts.append(Act(REAL, x))
-                rec(i + 1, real + 1, free, lock_left, ended)
+                self.rec(i + 1, real + 1, free, lock_left, ended)
                 acts.pop()
                 new.pop()
         nxt = _JOKER_NEXT[code] | (k << _K_SHIFT) | tbit
-        if free < jl:
+        if free < self.jl:
             x = nxt | (pend << _P_SHIFT)
-            if defer and code == 3 and not tbit:
+            if self.defer and code == 3 and not tbit:
                 x |= _X_BIT
             new.append(x)
             acts.append(Act(FREE, x))
-            rec(i + 1, real, free + 1, lock_left, ended)
+            self.rec(i + 1, real, free + 1, lock_left, ended)
             acts.pop()
             new.pop()
+        marks = self.marks
         tried: set[object] = set()
         for idx, j in enumerate(lock_left):
             lk = locked[j]
@@ -145,10 +191,6 @@ def stage_options(
             x |= p2 << _P_SHIFT
             new.append(x)
             acts.append(Act(("L", j), x))
-            rec(i + 1, real, free, lock_left[:idx] + lock_left[idx + 1 :], ended)
+            self.rec(i + 1, real, free, lock_left[:idx] + lock_left[idx + 1 :], ended)
             acts.pop()
             new.pop()
-
-    rec(0, 0, 0, list(locked_here), False)
-    out.sort(key=lambda o: (-o[1], o[2]))
-    return out
