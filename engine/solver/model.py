@@ -218,6 +218,10 @@ class Model:
         # With j free jokers left, bounds[j][s] bounds what stage s on can still add, the
         # jokers' own weight included (``_useless``, ``_bounds``).
         self.bounds: list[list[int]] = []
+        # tight[s][j]: what bounds[j] takes off at stage s + 1 (what a step of stage s that
+        # leaves j jokers can add at most, beyond its total); one shared row of zeros where
+        # nothing is taken off.
+        self.tight: list[list[int]] = []
         self.avail = [[a + b for a, b in zip(must[c], opt[c], strict=True)] for c in range(4)]
 
     def _mate(self, mates: dict[int, frozenset[int]]) -> None:
@@ -330,9 +334,12 @@ def _bounds(model: Model) -> None:
     jokers = model.free_jokers
     bound = model.bound
     mjw = model.max_joker_weight
-    model.bounds = bounds = [[b + j * mjw for b in bound] for j in range(jokers + 1)]
     if not jokers:
+        model.bounds = [bound]
+        model.tight = [[0]] * (_STAGES + 1)
         return
+    model.bounds = bounds = [[b + j * mjw for b in bound] for j in range(jokers + 1)]
+    model.tight = tight = [[0] * (jokers + 1)] * (_STAGES + 1)
     avail = model.avail
     opt = model.opt
     weight = model.weight
@@ -382,12 +389,17 @@ def _bounds(model: Model) -> None:
             beyond = sum(opt[c][m] * weight[m] for c, m, need in here if need > j)
             helped = min(total - beyond, sum(ranked[:j]))
             cut[j][n] = total - helped
-    for j in range(jokers + 1):
-        row = bounds[j]
-        for n in range(1, 11):
-            if cut[j][n]:
-                for s in range(5 * n - 5, 5 * n):
-                    row[s] -= cut[j][n]
+    for n in range(1, 11):
+        if not any(cut[j][n] for j in range(jokers + 1)):
+            continue
+        for j in range(jokers + 1):
+            row = bounds[j]
+            for s in range(5 * n - 5, 5 * n):
+                row[s] -= cut[j][n]
+        # Stage 5n - 6 is the last before number n's first.
+        off = [-cut[j][n] for j in range(jokers + 1)]
+        for s in range(max(0, 5 * n - 6), 5 * n - 1):
+            tight[s] = off
 
 
 class Take(NamedTuple):

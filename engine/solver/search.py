@@ -110,13 +110,7 @@ class Search:
         self.reach[:_STAGES] = model.bound[1:]
         # Per stage, what the bound of the next one loses with j free jokers left (``bounds``):
         # a step that leaves j jokers can add at most its total plus tight[s][j].
-        free = model.free_jokers
-        mjw = model.max_joker_weight
-        self.tight = [
-            [model.bounds[j][s + 1] - model.bound[s + 1] - j * mjw for j in range(free + 1)]
-            for s in range(_STAGES)
-        ]
-        self.tight.append([0] * (free + 1))
+        self.tight = model.tight
         self.group_ok = [False] * 15
         rests = tables.rests
         table_count = model.table_count
@@ -142,7 +136,7 @@ class Search:
                 may_skip[s + c] = self.empty[c][n]
             may_skip[s + 4] = canon[n]
         self.may_skip = may_skip
-        self.short_plan = self._short_plan()
+        self.next_two = [[(row[n] << 4) | row[n + 1] for n in range(15)] for row in self.supply]
         if share is not None:
             self.skey = stage_keys(model, share, self.group_ok)
 
@@ -320,39 +314,25 @@ class Search:
             self.g_ok[key] = ok
         return ok
 
-    def shortfall(self, st: int, s: int) -> int:
+    def shortfall(self, st: int, c0: int, n: int) -> int:
         """The free jokers the open runs ``st`` need at least (``_lack``), over the colours
-        other than stage ``s``'s at its number (all of them after the groups): runs of
-        different colours cannot share a joker, so the search stops where they need more than
-        are left."""
+        other than ``c0`` at number ``n`` (4: all, after the groups): runs of different colours
+        cannot share a joker, so the search stops where they need more than are left."""
         total = 0
         lacks = self.lacks
-        for shift, supply in self.short_plan[s]:
-            sid = (st >> shift) & _SMASK
-            if sid:
-                key = (sid << 8) | supply
-                lack = lacks.get(key)
-                if lack is None:
-                    lack = lacks[key] = _lack(self.stab[sid], supply >> 4, supply & 15)
-                total += lack
+        for c in range(4):
+            if c != c0:
+                sid = (st >> (_SB * c)) & _SMASK
+                if sid:
+                    nn = n + 1 if c < c0 else n
+                    if nn <= 13:
+                        # The supply of the next two numbers, packed as in ``lacks``' keys.
+                        key = (sid << 8) | self.next_two[c][nn]
+                        lack = lacks.get(key)
+                        if lack is None:
+                            lack = lacks[key] = _lack(self.stab[sid], key >> 4 & 15, key & 15)
+                        total += lack
         return total
-
-    def _short_plan(self) -> list[list[tuple[int, int]]]:
-        """Per stage, for ``shortfall``: each other colour's place in the open runs and the
-        supply of the two numbers its runs need next (tiles and table jokers standing there,
-        packed as in ``lacks``' keys); colours whose runs are past 13 are left out."""
-        supply = self.supply
-        plan: list[list[tuple[int, int]]] = []
-        for s in range(_STAGES):
-            n = s // 5 + 1
-            c0 = s % 5
-            here = []
-            for c in range(4):
-                nn = n + 1 if c < c0 else n
-                if c != c0 and nn <= 13:
-                    here.append((_SB * c, (supply[c][nn] << 4) | supply[c][nn + 1]))
-            plan.append(here)
-        return plan
 
     # -- group stage ----------------------------------------------------------------------------
 
@@ -426,14 +406,16 @@ class Search:
                     if total > upper:
                         upper = total
                     break
-                total += tight[jl2]
-                if total < target:
-                    if total > upper:
-                        upper = total
-                    continue
+                cut = tight[jl2]
+                if cut:
+                    total += cut
+                    if total < target:
+                        if total > upper:
+                            upper = total
+                        continue
                 # The groups get the jokers the runs do not need.
                 if other < 0:
-                    other = self.shortfall(st, s)
+                    other = self.shortfall(st, c, n)
                 spare = jl2 - lack - other
                 if spare < 0:
                     continue
@@ -478,7 +460,7 @@ class Search:
             # one more would only lengthen a group, and can go there at the end.
             defer = m.defer
             tried = False
-            short = self.shortfall(st, s) if st else 0
+            short = self.shortfall(st, 4, n) if st else 0
             for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
