@@ -19,29 +19,12 @@ from engine.solver.model import (
 from engine.solver.tables import Act, Option
 
 
-def stage_options(
-    m: Model,
-    cover: list[list[int]],
-    group_ok: bool,
-    c: int,
-    n: int,
-    slots: tuple[int, ...],
-    jl: int,
-) -> list[Option]:
+class StageOptions:
     """Every way to use colour ``c``'s tiles at number ``n`` given its open runs ``slots`` and
-    ``jl`` free jokers left: extend, end or start runs, use free or table jokers, and leave
-    reals for the groups (most reals used first)."""
-    stage = _Stage(m, cover, group_ok, c, n, slots, jl)
-    stage.rec(0, 0, 0, list(m.locked_run.get((c, n), [])), False)
-    out = stage.out
-    out.sort(key=lambda o: (-o[1], o[2]))
-    return out
-
-
-class _Stage:
-    """The walk over one colour stage's open runs that ``stage_options`` makes. (A class, not
+    ``jl`` free jokers left (``build``): extend, end or start runs, use free or table jokers,
+    and leave reals for the groups (most reals used first). A class walking the open runs, not
     nested functions: a function that calls itself from its own closure is a reference cycle,
-    which kept every call's options and sets alive until the cyclic collector ran.)"""
+    which kept every call's options and sets alive until the cyclic collector ran."""
 
     def __init__(
         self,
@@ -62,6 +45,7 @@ class _Stage:
         self.must = m.must[c][n]
         self.top = self.must + m.opt[c][n]
         self.locked = m.locked
+        self.locked_run_here = m.locked_run.get((c, n), [])
         k_here = n if n in m.watch[c] else 0
         self.real_slot = k_here << _K_SHIFT
         self.can_start = n <= 11
@@ -75,6 +59,12 @@ class _Stage:
         self.seen: set[tuple[tuple[int, ...], int, int, int]] = set()
         self.new: list[int] = []
         self.acts: list[Act] = []
+
+    def build(self) -> list[Option]:
+        """The options, most reals used first (then fewest free jokers)."""
+        self.rec(0, 0, 0, list(self.locked_run_here), False)
+        self.out.sort(key=lambda o: (-o[1], o[2]))
+        return self.out
 
     def finish(self, real: int, free: int, lock_left: list[int], ended: bool) -> None:
         can_start = self.can_start

@@ -25,7 +25,7 @@ from engine.solver.model import (
     Model,
     OutOfBudget,
 )
-from engine.solver.options import stage_options
+from engine.solver.options import StageOptions
 from engine.solver.share import current, stage_keys
 from engine.solver.tables import (
     _SB,
@@ -157,9 +157,9 @@ class Search:
             if found is None:
                 n = s // 5 + 1
                 ready = _ready(
-                    stage_options(
+                    StageOptions(
                         self.m, self.cover, self.group_ok[n], s % 5, n, self.stab[sid], jl
-                    ),
+                    ).build(),
                     tables,
                 )
                 found = tables.shared[shared] = (
@@ -181,7 +181,7 @@ class Search:
         c = s % 5
         n = s // 5 + 1
         options = _ready(
-            stage_options(self.m, self.cover, self.group_ok[n], c, n, self.stab[sid], jl),
+            StageOptions(self.m, self.cover, self.group_ok[n], c, n, self.stab[sid], jl).build(),
             self.tables,
         )
         steps = self._steps(c, n, sid, jl, options)

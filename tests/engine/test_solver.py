@@ -335,7 +335,7 @@ def test_solving_leaves_no_closures_in_reference_cycles() -> None:
             solve(p.table, p.rack)
         gc.collect()
         closures = [o for o in gc.garbage if type(o).__name__ in ("function", "cell")]
-        stages = [o for o in gc.garbage if type(o).__name__.startswith(("_Stage", "stage_"))]
+        stages = [o for o in gc.garbage if type(o).__name__.startswith(("StageOptions", "stage_"))]
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
