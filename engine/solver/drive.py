@@ -22,6 +22,7 @@ from engine.solver.model import (
 )
 from engine.solver.rebuild import _assign, _attach, _build, _regroup, _split_runs, _table_signatures
 from engine.solver.search import Search
+from engine.solver.walk import arrangement
 from engine.tiles import (
     Face,
     Tile,
@@ -208,7 +209,7 @@ def _core(
 def _placed_deferred(way: Direction) -> bool:
     """Add the free jokers the search left for the end to its sets; False if they do not fit."""
     search = way.search
-    sets = search.arrangement()
+    sets = arrangement(search)
     if not search.leftover:
         return True
     way.sigs = _table_signatures(way.table, search.m)
@@ -226,7 +227,7 @@ def _finish(way: Direction, real_table: Sequence[Meld]) -> list[Meld]:
     search = way.search
     model = search.m
     table = way.table
-    sets = search.arrangement()
+    sets = arrangement(search)
     sigs = way.sigs if way.sigs is not None else _table_signatures(table, model)
     if table:
         targets: dict[tuple[int, ...], int] = {}

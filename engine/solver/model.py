@@ -207,7 +207,7 @@ class Model:
         self.kind = (objective == "value") << 2 | opening << 1 | mirrored
         self.max_joker_weight = max(self.joker_weight)
         # Outside the opening a free joker scores the same wherever it goes, so one that would
-        # only lengthen a finished set is left for the end (``Search.arrangement`` adds it).
+        # only lengthen a finished set is left for the end (``walk.arrangement`` adds it).
         # Jokers that must be placed (``must_place``, a freed table joker) may be deferred too:
         # the ones left over are all added at the end (or the search runs again without).
         self.defer = defer and not opening and self.free_jokers > 0

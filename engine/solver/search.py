@@ -1,25 +1,20 @@
 """The dynamic programme over stages (number, colour) and (number, groups): depth first, best
-options first, memoised with bounds; and the walk back that turns its choices into sets of
-faces."""
+options first, memoised with bounds (``walk`` turns its stored choices into sets of faces)."""
 
 from __future__ import annotations
 
 import itertools
-from typing import Final, cast
+from typing import Final
 
 from engine.solver.groups import (
     _LOCKED_OK,
     _plain_exact,
     _plain_feasible,
-    _plain_plan,
     _plan_groups,
 )
 from engine.solver.model import (
-    _FACES,
     _NEG,
     _STAGES,
-    FREE,
-    REAL,
     FaceSet,
     GroupPlan,
     Model,
@@ -32,7 +27,6 @@ from engine.solver.tables import (
     _SMASK,
     Ready,
     Step,
-    _ColourChoice,
     _Key5,
     _lack,
     _ready,
@@ -43,10 +37,6 @@ from engine.solver.tables import (
 # jokers left (< 32) and the id of the colour's open runs, packed in one int.
 _JL_SHIFT: Final = 7
 _SID_SHIFT: Final = 12
-
-
-def _first(run: tuple[int, FaceSet]) -> int:
-    return run[0]
 
 
 class Search:
@@ -539,73 +529,3 @@ class Search:
             return result
         result = self.best(0, 0, m.free_jokers, 0, 0, floor)
         return result if result >= floor else _NEG
-
-    # -- reconstruction -------------------------------------------------------------------------
-
-    def arrangement(self) -> list[FaceSet]:
-        """Walk the stored choices from the start and return the sets as (face, item) lists
-        (once; ``leftover`` is then the number of deferred free jokers)."""
-        if self.sets is not None:
-            return self.sets
-        m = self.m
-        sets: list[FaceSet] = []
-        runs: list[list[tuple[int, FaceSet]]] = [[], [], [], []]
-        st = 0
-        jl = m.free_jokers
-        gid = 0
-        val = 0
-        actual: list[int] = []
-        s = 0
-        may_skip = self.may_skip
-        memo = self.memo
-        while s < _STAGES:
-            if may_skip[s]:
-                skipped, gid = self.skip(s, st, jl, gid)
-                while s < skipped:
-                    if s % 5 < 4:
-                        actual.append(0)
-                    else:
-                        actual = []
-                    s += 1
-                if s == _STAGES:
-                    break
-            choice = memo[(self.skey[s], st, jl, gid, val)][1]
-            n = s // 5 + 1
-            if s % 5 < 4:
-                c = s % 5
-                opt, st, jl, gid, val = cast(_ColourChoice, choice)
-                acts, starts = opt[6], opt[7]
-                actual.append(opt[4])
-                faces = _FACES[c]
-                old = runs[c]
-                if len(old) > 1:
-                    old.sort(key=_first)
-                kept_runs: list[tuple[int, FaceSet]] = []
-                for (_, run), (item, x) in zip(old, acts, strict=True):
-                    if item is None:
-                        sets.append(run)
-                    else:
-                        run.append((faces[n], item))
-                        kept_runs.append((x, run))
-                for start, x in starts:
-                    assert start is not None
-                    kept_runs.append((x, [(faces[n], start)]))
-                runs[c] = kept_runs
-            else:
-                jg, jl, val = cast(tuple[int, int, int], choice)
-                gid = 0
-                lks = list(m.locked_group.get(n, ()))
-                plan = _plan_groups(actual, jg, lks, m.locked) if lks else _plain_plan(actual, jg)
-                actual = []
-                assert plan is not None
-                for colours, lk, nf in plan:
-                    group: FaceSet = [(_FACES[cc][n], REAL) for cc in colours]
-                    group += [(_FACES[4][n], ("L", j)) for j in lk]
-                    group += [(_FACES[4][n], FREE)] * nf
-                    sets.append(group)
-            s += 1
-        for c in range(4):
-            sets.extend(run for _, run in runs[c])
-        self.sets = sets
-        self.leftover = jl
-        return sets
