@@ -184,6 +184,8 @@ def _traded(table: Sequence[Meld], final: list[Meld], trial: Trial) -> list[Meld
         if take.home < 0:
             continue
         at = next((i for i, m in enumerate(final) if tile in m.tiles), -1)
+        if at < 0:
+            continue
         for j, meld in enumerate(final):
             if j == at:
                 continue
@@ -193,14 +195,7 @@ def _traded(table: Sequence[Meld], final: list[Meld], trial: Trial) -> list[Meld
                 trade = {id(tile): other, id(other): tile}
                 traded = list(final)
                 for k in (at, j):
-                    m = final[k]
-                    tiles = [trade.get(id(t), t) for t in m.tiles]
-                    pins = {
-                        i: f
-                        for i, (t, f) in enumerate(zip(tiles, m.faces, strict=True))
-                        if t.color is None
-                    }
-                    traded[k] = Meld.build(tiles, pins, m.kind)
+                    traded[k] = _with(final[k], trade)
                 if joker_problem(table, traded, melded_before=True) is None:
                     return traded
     return None
@@ -414,14 +409,20 @@ def _swapped(melds: Sequence[Meld], trial: Trial, remnants: set[int]) -> list[Me
         elif not any(id(t) in swap for t in meld.tiles):
             out.append(meld)
             continue
-        tiles = [swap.get(id(t), t) for t in meld.tiles]
-        pins = {
-            i: face
-            for i, (tile, face) in enumerate(zip(tiles, meld.faces, strict=True))
-            if tile.color is None
-        }
         try:
-            out.append(Meld.build(tiles, pins, meld.kind))
+            out.append(_with(meld, swap))
         except InvalidMeldError:
             return None
     return out
+
+
+def _with(meld: Meld, swap: dict[int, Tile]) -> Meld:
+    """``meld`` with tiles put in for others (``swap``, by id) on the same faces, built as
+    ``Meld.build`` orders it (jokers pinned to their faces)."""
+    tiles = [swap.get(id(t), t) for t in meld.tiles]
+    pins = {
+        i: face
+        for i, (tile, face) in enumerate(zip(tiles, meld.faces, strict=True))
+        if tile.color is None
+    }
+    return Meld.build(tiles, pins, meld.kind)

@@ -72,13 +72,8 @@ class StageOptions:
         jl = self.jl
         top = self.top
         must = self.must
-        group_ok = self.group_ok
-        swap = self.swap
         seen = self.seen
         out = self.out
-        new = self.new
-        acts = self.acts
-        real_slot = self.real_slot
         starts: list[Act] = []
         for j in lock_left:
             if not can_start:
@@ -92,26 +87,29 @@ class StageOptions:
         for a in range(max_a + 1):
             used_runs = real + a
             g_lo = max(0, must - used_runs)
-            g_hi = top - used_runs if group_ok else 0
+            g_hi = top - used_runs if self.group_ok else 0
             if g_lo > g_hi:
                 continue
             for d in range(max_d + 1):
                 low = g_lo
-                if ended or (swap and (free or d)):
+                if ended or (self.swap and (free or d)):
                     # Leaving a tile of this face unplaced is beaten by putting it in place of
                     # the free joker, or on the run that ends here (it may end one later).
                     low = top - used_runs
                     if low > g_hi:
                         continue
-                all_starts = starts + [Act(REAL, 1 | real_slot)] * a + [Act(FREE, 4 | _T_BIT)] * d
-                state = tuple(sorted(new + [x for _, x in all_starts]))
+                all_starts = starts + [Act(REAL, 1 | self.real_slot)] * a
+                all_starts += [Act(FREE, 4 | _T_BIT)] * d
+                state = tuple(sorted(self.new + [x for _, x in all_starts]))
                 for gc in range(low, g_hi + 1):
                     sig = (state, used_runs + gc, free + d, gc)
                     if sig in seen:
                         continue
                     seen.add(sig)
                     out.append(
-                        Option(state, used_runs + gc, free + d, gc, tuple(acts), tuple(all_starts))
+                        Option(
+                            state, used_runs + gc, free + d, gc, tuple(self.acts), tuple(all_starts)
+                        )
                     )
 
     def rec(self, i: int, real: int, free: int, lock_left: list[int], ended: bool) -> None:
