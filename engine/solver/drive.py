@@ -15,6 +15,7 @@ from engine.solver.model import (
     _FREEZE_NODES,
     _HEAD_START,
     _NEG,
+    _PREFER_HEAD_START,
     _RACE_BUDGET,
     Model,
     OutOfBudget,
@@ -110,7 +111,8 @@ def _optimum(
     opening, a search that needs more than a budget of nodes is raced against the mirrored one
     (numbers read 13..1) with a budget that doubles, and the first to finish wins. The
     direction it starts with (``prefer``: mirrored or not, when a search of the same position
-    already won in it; else ``_start_high``) gets ``_HEAD_START`` times the budget.
+    already won in it; else ``_start_high``) gets ``_HEAD_START`` times the budget
+    (``_PREFER_HEAD_START`` times with ``prefer``).
 
     With ``target`` only a table worth at least that much counts (None otherwise); ``cap`` is a
     node allowance shared by several calls (its one item is decreased; None when it runs out).
@@ -132,9 +134,10 @@ def _optimum(
     flip = _start_high(table, optional, required) if prefer is None else prefer
     ways = [_direction(table, optional, required, mirrored=flip, **options)]  # type: ignore[arg-type]
     budget = _RACE_BUDGET
+    head = _HEAD_START if prefer is None else _PREFER_HEAD_START
     while True:
         for way in ways:
-            step = budget * _HEAD_START if way is ways[0] else budget
+            step = budget * head if way is ways[0] else budget
             step = step if cap is None else min(step, cap[0])
             if step <= 0:
                 return None

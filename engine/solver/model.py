@@ -24,6 +24,10 @@ _RACE_BUDGET = 500  # nodes before the mirrored search joins the race
 # guess (the reading of the numbers that won a search of the same position, or the sparser
 # end), right more often than not (docs/solver.md, "Speed").
 _HEAD_START = 2
+# The same when the guess is the reading that won the position's first search (the retrieval
+# searches): right for most of their nodes, so the other reading starts far behind and stays
+# a safety net (issue 27: mid-game nodes -7%; a wrong guess costs up to 8 times the right one).
+_PREFER_HEAD_START = 8
 _FREEZE_NODES = 4000  # nodes the minimal-change pass may spend in all
 # The search's stages: per number 1..13, one per colour and then its groups (stage s is number
 # s // 5 + 1, colour s % 5, 4 = the groups); stage _STAGES is the end, past number 13.
