@@ -342,3 +342,35 @@ def test_solving_leaves_no_closures_in_reference_cycles() -> None:
         if was_on:
             gc.enable()
     assert closures == [] and stages == []
+
+
+def test_a_search_told_which_reading_won_gives_the_other_a_small_share_of_the_race(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The retrieval searches pass ``prefer`` (the reading that won the position's first
+    search): the other reading stays in the race, far behind (``model._PREFER_HEAD_START``)."""
+    from engine.solver import drive
+    from engine.solver.model import _RACE_BUDGET
+    from tests.engine.solver_oracle import mid_game_suite
+
+    made: list[drive.Direction] = []
+    original = drive._direction
+
+    def direction(*args: object, **kwargs: object) -> drive.Direction:
+        made.append(original(*args, **kwargs))  # type: ignore[arg-type]
+        return made[-1]
+
+    monkeypatch.setattr(drive, "_direction", direction)
+    position = next(p for p in mid_game_suite(430, 2026) if p.ident == "m2026-428")
+    options = {"objective": "tiles", "opening": False, "threshold": 30}
+    free = drive._optimum(position.table, position.rack, [], **options)  # type: ignore[arg-type]
+    assert free is not None and len(made) == 2  # the race ran both readings
+    winner = free.way.search.m.mirrored
+    made.clear()
+    told = drive._optimum(position.table, position.rack, [], prefer=winner, **options)  # type: ignore[arg-type]
+    assert told is not None and told.score == free.score
+    assert made[0].search.m.mirrored is winner and told.way is made[0]
+    # With a head start of H the other reading gets at most about 2/H of the winner's nodes:
+    # a quarter at most (with the first search's head start of 2 it got 3,503 beside 8,651).
+    other = sum(d.search.nodes for d in made[1:])
+    assert other <= made[0].search.nodes / 4 + _RACE_BUDGET
