@@ -42,7 +42,6 @@ from bench_solver import pct
 from bench_solver_kinds import kind_of
 
 import engine.solver.api as api
-import engine.solver.search as search_module
 from engine.solver.groups import _plain_exact, _plan_groups
 from engine.solver.model import _NEG, _STAGES, Model
 from engine.solver.search import _JL_SHIFT, _SID_SHIFT, Search
@@ -51,6 +50,7 @@ from tests.engine.solver_oracle import mid_game_suite
 
 _NONE = -1.0e18  # no way on from a state (below any score)
 _MAX_STATES = 12_000  # relaxed open-run states per search beyond which no bound is built
+_MAX_IDS = 24_000  # open-run ids in the shared tables beyond which none is (a search holds 32,767)
 
 
 class Source:
@@ -113,7 +113,7 @@ class Relaxed:
                             if found is None:
                                 if (
                                     len(self.number) >= _MAX_STATES
-                                    or len(src.search.tables.stab) > 24_000
+                                    or len(src.search.tables.stab) > _MAX_IDS
                                 ):
                                     self.ok = False
                                     return
@@ -192,9 +192,8 @@ class Groups:
         """The best groups of number ``n`` with the prices, and which option it is."""
         top = _NONE
         arg = -1
-        row = n
         for k, (g, jg) in enumerate(self.options[n]):
-            x = lam[row] * g[0] + lam[15 + row] * g[1] + lam[30 + row] * g[2] + lam[45 + row] * g[3]
+            x = lam[n] * g[0] + lam[15 + n] * g[1] + lam[30 + n] * g[2] + lam[45 + n] * g[3]
             x += jg * joker
             if x > top:
                 top = x
@@ -210,6 +209,23 @@ def _flat(prices: Prices, mirrored: bool) -> list[float]:
     return lam
 
 
+def _root(
+    relaxed: Relaxed, groups: Groups, lam: list[float], mu: float, pick: list[int] | None = None
+) -> tuple[float, list[int]]:
+    """The bound at the start of the search with the prices (flat ``lam``, as it reads the
+    numbers), unrounded, and each number's best groups (option index)."""
+    m = groups.src.m
+    val = relaxed.values(lam, mu, pick)
+    total = mu * m.free_jokers
+    chosen = [0] * 15
+    for n in range(1, 14):
+        top, chosen[n] = groups.best(n, lam, m.joker_weight[n] - mu)
+        total += top
+    for c in range(4):
+        total += val[relaxed.index[c * 15 + 1][0]]
+    return total, chosen
+
+
 def optimise(src: Source, aim: float, steps: int) -> Prices | None:
     """Prices that bring the bound of ``src``'s search from its start near ``aim`` (its known
     optimum plus a half): subgradient steps with Polyak's rule, the best prices seen; None when
@@ -220,7 +236,6 @@ def optimise(src: Source, aim: float, steps: int) -> Prices | None:
         return None
     groups = Groups(src)
     weight = m.weight
-    joker_weight = m.joker_weight
     floor_mu = float(m.defer_weight)
     jokers = m.free_jokers
     lam = [0.0] * 60
@@ -234,15 +249,7 @@ def optimise(src: Source, aim: float, steps: int) -> Prices | None:
     best_lam = lam[:]
     best_mu = mu
     for step in range(steps + 1):
-        val = relaxed.values(lam, mu, pick)
-        total = mu * jokers
-        chosen = [0] * 15
-        for n in range(1, 14):
-            top, arg = groups.best(n, lam, joker_weight[n] - mu)
-            total += top
-            chosen[n] = arg
-        for state in starts:
-            total += val[state]
+        total, chosen = _root(relaxed, groups, lam, mu, pick)
         if total < best_value:
             best_value, best_lam, best_mu = total, lam[:], mu
         if step == steps or total < aim + 0.5:
@@ -301,14 +308,6 @@ class Bound:
             self.later[n] = self.later[n + 1] + groups.best(n, lam, self.joker[n])[0]
         self.partial: dict[int, float] = {}
         self.ok = True
-
-    def root(self) -> float:
-        """The bound at the start of the search, unrounded."""
-        index = self.relaxed.index
-        total = self.mu * self.src.m.free_jokers + self.later[1]
-        for c in range(4):
-            total += self.val[index[c * 15 + 1][0]]
-        return total
 
     def part(self, n: int, c: int, gid: int) -> float:
         """The best groups number ``n`` can still end in, its colours before ``c`` holding the
@@ -435,7 +434,7 @@ def lp_prices(src: Source) -> Prices | None:
                 lam[c][14 - n if m.mirrored else n] = sign * duals[states + 13 + c * 13 + n - 1]
         for joker_sign in (1.0, -1.0):
             prices = Prices(lam, dw + max(0.0, joker_sign * res.ineqlin.marginals[0]))
-            root = Bound(src, prices).root()
+            root, _ = _root(relaxed, groups, _flat(prices, m.mirrored), prices.mu)
             if best is None or root < best[0]:
                 best = (root, prices)
     return None if best is None else best[1]
@@ -450,10 +449,11 @@ _optimum = api._optimum
 
 
 def _bounded(self: Any, s: int, st: int, jl: int, gid: int, val: int, need: int) -> int:
-    bound = getattr(self, "probe_bound", False)
-    if bound is False and s < _STAGES and not FIRST["running"]:
-        bound = self.probe_bound = _make(self, need)
-    if bound is not None and bound is not False and s < _STAGES:
+    """``Search.best`` with the bound asked first (made at the search's first call)."""
+    if not hasattr(self, "probe_bound") and s < _STAGES and not FIRST["running"]:
+        self.probe_bound = _make(self, need)
+    bound = getattr(self, "probe_bound", None)
+    if bound is not None and s < _STAGES:
         cap = bound.bound(s, st, jl, gid)
         if cap < need:
             self.nodes += 1
@@ -463,8 +463,8 @@ def _bounded(self: Any, s: int, st: int, jl: int, gid: int, val: int, need: int)
 
 def _make(search: Search, need: int) -> Bound | None:
     m = search.m
-    if m.opening or not (m.defer or not m.free_jokers):
-        return None
+    if m.opening or (m.free_jokers and not m.defer):
+        return None  # (the relaxation credits jokers left over as a deferring search does)
     src = Source(search)
     if MODE["prices"] == "lp":
         prices = lp_prices(src)
@@ -531,12 +531,12 @@ def main() -> int:
     same = 0
     for p in positions:
         plain, answer = nodes_of(p)
-        search_module.Search.best = _bounded  # type: ignore[method-assign]
+        Search.best = _bounded  # type: ignore[method-assign]
         api._optimum = _first
         try:
             bounded, again = nodes_of(p)
         finally:
-            search_module.Search.best = _best  # type: ignore[method-assign]
+            Search.best = _best  # type: ignore[method-assign]
             api._optimum = _optimum
         same += answer == again
         before.append(plain)
