@@ -304,26 +304,6 @@ class Search:
             self.g_ok[key] = ok
         return ok
 
-    def shortfall(self, st: int, c0: int, n: int) -> int:
-        """The free jokers the open runs ``st`` need at least (``_lack``), over the colours
-        other than ``c0`` at number ``n`` (4: all, after the groups): runs of different colours
-        cannot share a joker, so the search stops where they need more than are left."""
-        total = 0
-        lacks = self.lacks
-        for c in range(4):
-            if c != c0:
-                sid = (st >> (_SB * c)) & _SMASK
-                if sid:
-                    nn = n + 1 if c < c0 else n
-                    if nn <= 13:
-                        # The supply of the next two numbers, packed as in ``lacks``' keys.
-                        key = (sid << 8) | self.next_two[c][nn]
-                        lack = lacks.get(key)
-                        if lack is None:
-                            lack = lacks[key] = _lack(self.stab[sid], key >> 4 & 15, key & 15)
-                        total += lack
-        return total
-
     # -- group stage ----------------------------------------------------------------------------
 
     def group_plan(self, gid: int, n: int, jokers: int) -> GroupPlan | None:
@@ -338,10 +318,15 @@ class Search:
 
     # -- the search ---------------------------------------------------------------------------
 
-    def best(self, s: int, st: int, jl: int, gid: int, val: int, need: int) -> int:
+    def best(self, s: int, st: int, jl: int, gid: int, val: int, need: int, short: int) -> int:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
         upper bound below ``need``: depth first, best options first, memoised with bounds.
-        ``st`` packs the open runs, ``gid`` names the group counts of the current number."""
+        ``st`` packs the open runs, ``gid`` names the group counts of the current number;
+        ``short`` is how many free jokers the open runs need at least (``_lack`` summed over
+        the colours, those already passed at this number counted at the next): runs of
+        different colours cannot share a joker. It follows from ``st`` and ``s``, and is
+        carried down the calls (each step knows its colour's part) rather than summed again
+        at every node."""
         if self.may_skip[s]:
             s, gid = self.skip(s, st, jl, gid)
         self.nodes += 1
@@ -387,7 +372,15 @@ class Search:
             steps = self.colour_cache.get(steps_key)
             if steps is None:
                 steps = self.colour_options(steps_key, s, sid, jl)
-            other = 0 if st == (sid << shift) else -1  # -1: not yet computed (see below)
+            other = short
+            if sid:
+                # This colour's own runs are what the stage decides: take them out.
+                nt = self.next_two[c][n]
+                lack_key = (sid << 8) | nt
+                own = self.lacks.get(lack_key)
+                if own is None:
+                    own = self.lacks[lack_key] = _lack(self.stab[sid], nt >> 4 & 15, nt & 15)
+                other -= own
             for opt in steps:
                 total, gain, delta, jl2, gc, vadd, _, _, lack = opt
                 target = need if need > result else result + 1
@@ -404,8 +397,6 @@ class Search:
                             upper = total
                         continue
                 # The groups get the jokers the runs do not need.
-                if other < 0:
-                    other = self.shortfall(st, c, n)
                 spare = jl2 - lack - other
                 if spare < 0:
                     continue
@@ -431,7 +422,7 @@ class Search:
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
-                    sub = self.best(s1, new_st, jl2, new_gid, new_val, want)
+                    sub = self.best(s1, new_st, jl2, new_gid, new_val, want, other + lack)
                 if sub == _NEG:
                     continue
                 if sub < want:
@@ -450,7 +441,6 @@ class Search:
             # one more would only lengthen a group, and can go there at the end.
             defer = m.defer
             tried = False
-            short = self.shortfall(st, 4, n) if st else 0
             for jg in range(jl + 1) if defer else range(jl, -1, -1):
                 if not has_real and (jg or locked):
                     continue
@@ -473,7 +463,7 @@ class Search:
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
-                    sub = self.best(s + 1, st, jl - jg, 0, new_val, want)
+                    sub = self.best(s + 1, st, jl - jg, 0, new_val, want, short)
                 if sub == _NEG:
                     continue
                 if sub < want:
@@ -518,14 +508,14 @@ class Search:
         With ``target``: the best score if it reaches ``target``, else _NEG."""
         m = self.m
         if target is not None:
-            result = self.best(0, 0, m.free_jokers, 0, 0, target)
+            result = self.best(0, 0, m.free_jokers, 0, 0, target, 0)
             return result if result >= target else _NEG
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
         top = m.bound[0] + m.free_jokers * m.max_joker_weight
         if top < floor:
             return _NEG
-        result = self.best(0, 0, m.free_jokers, 0, 0, top)
+        result = self.best(0, 0, m.free_jokers, 0, 0, top, 0)
         if result >= top:
             return result
-        result = self.best(0, 0, m.free_jokers, 0, 0, floor)
+        result = self.best(0, 0, m.free_jokers, 0, 0, floor, 0)
         return result if result >= floor else _NEG
