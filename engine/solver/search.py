@@ -318,7 +318,18 @@ class Search:
 
     # -- the search ---------------------------------------------------------------------------
 
-    def best(self, s: int, st: int, jl: int, gid: int, val: int, need: int, short: int) -> int:
+    def best(
+        self,
+        s: int,
+        st: int,
+        jl: int,
+        gid: int,
+        val: int,
+        need: int,
+        short: int,
+        key: _Key5,
+        hit: tuple[int, object] | None,
+    ) -> int:
         """The best score from stage ``s`` on if it is at least ``need`` (exact), otherwise an
         upper bound below ``need``: depth first, best options first, memoised with bounds.
         ``st`` packs the open runs, ``gid`` names the group counts of the current number;
@@ -326,17 +337,15 @@ class Search:
         the colours, those already passed at this number counted at the next): runs of
         different colours cannot share a joker. It follows from ``st`` and ``s``, and is
         carried down the calls (each step knows its colour's part) rather than summed again
-        at every node."""
-        if self.may_skip[s]:
-            s, gid = self.skip(s, st, jl, gid)
+        at every node.
+
+        The caller has stepped over the stages ``skip`` passes and looked the state up in the
+        memo: ``key`` is its key there and ``hit`` what the memo held (None, or not enough for
+        ``need``), so a state the memo answers costs no call (``enter``)."""
         self.nodes += 1
         if self.nodes > self.limit:
             raise OutOfBudget
-        key = (self.skey[s], st, jl, gid, val)
         memo = self.memo
-        hit = memo.get(key)
-        if hit is not None and (hit[1] is not None or hit[0] < need):
-            return hit[0]
         m = self.m
         if s == _STAGES:
             ok = (m.defer or m.free_jokers - jl >= m.must_jokers) and val >= m.threshold
@@ -366,6 +375,7 @@ class Search:
             gkey = (gid << 5) | canon
             s1 = s + 1
             k1 = self.skey[s1]
+            skip1 = self.may_skip[s1]
             shift = _SB * c
             sid = (st >> shift) & _SMASK
             steps_key = (sid << _SID_SHIFT) | (jl << _JL_SHIFT) | s
@@ -418,11 +428,17 @@ class Search:
                     continue
                 new_val = min(threshold, val + vadd) if threshold else 0
                 new_st = st + (delta << shift)
-                hit = memo.get((k1, new_st, jl2, new_gid, new_val))
+                if skip1:
+                    s2, g2 = self.skip(s1, new_st, jl2, new_gid)
+                    ckey = (self.skey[s2], new_st, jl2, g2, new_val)
+                else:
+                    s2, g2 = s1, new_gid
+                    ckey = (k1, new_st, jl2, new_gid, new_val)
+                hit = memo.get(ckey)
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
-                    sub = self.best(s1, new_st, jl2, new_gid, new_val, want, other + lack)
+                    sub = self.best(s2, new_st, jl2, g2, new_val, want, other + lack, ckey, hit)
                 if sub == _NEG:
                     continue
                 if sub < want:
@@ -459,11 +475,14 @@ class Search:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
                 want = (need if need > result else result + 1) - gain
-                hit = memo.get((self.skey[s + 1], st, jl - jg, 0, new_val))
+                jl2 = jl - jg
+                s2, g2 = self.skip(s + 1, st, jl2, 0) if self.may_skip[s + 1] else (s + 1, 0)
+                ckey = (self.skey[s2], st, jl2, g2, new_val)
+                hit = memo.get(ckey)
                 if hit is not None and (hit[1] is not None or hit[0] < want):
                     sub = hit[0]
                 else:
-                    sub = self.best(s + 1, st, jl - jg, 0, new_val, want, short)
+                    sub = self.best(s2, st, jl2, g2, new_val, want, short, ckey, hit)
                 if sub == _NEG:
                     continue
                 if sub < want:
@@ -480,6 +499,17 @@ class Search:
         value = result if result > upper else upper
         memo[key] = (value, None if value > _NEG else True)
         return value
+
+    def enter(self, s: int, st: int, jl: int, gid: int, val: int, need: int, short: int) -> int:
+        """``best`` of a state not yet stepped over or looked up (the start, the groups' next
+        number): the memo's answer when it has one for ``need``, else the search."""
+        if self.may_skip[s]:
+            s, gid = self.skip(s, st, jl, gid)
+        key = (self.skey[s], st, jl, gid, val)
+        hit = self.memo.get(key)
+        if hit is not None and (hit[1] is not None or hit[0] < need):
+            return hit[0]
+        return self.best(s, st, jl, gid, val, need, short, key, hit)
 
     def skip(self, s: int, st: int, jl: int, gid: int) -> tuple[int, int]:
         """Step over stages where nothing can happen (no tile, no open run, no joker use)."""
@@ -508,14 +538,14 @@ class Search:
         With ``target``: the best score if it reaches ``target``, else _NEG."""
         m = self.m
         if target is not None:
-            result = self.best(0, 0, m.free_jokers, 0, 0, target, 0)
+            result = self.enter(0, 0, m.free_jokers, 0, 0, target, 0)
             return result if result >= target else _NEG
         floor = 1 if m.must_jokers == 0 and not self.required_reals else _NEG + 1
         top = m.bound[0] + m.free_jokers * m.max_joker_weight
         if top < floor:
             return _NEG
-        result = self.best(0, 0, m.free_jokers, 0, 0, top, 0)
+        result = self.enter(0, 0, m.free_jokers, 0, 0, top, 0)
         if result >= top:
             return result
-        result = self.best(0, 0, m.free_jokers, 0, 0, floor, 0)
+        result = self.enter(0, 0, m.free_jokers, 0, 0, floor, 0)
         return result if result >= floor else _NEG
