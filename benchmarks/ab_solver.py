@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_solver import game_positions, joker_positions, pct
-from bench_solver_kinds import kind_of
+from bench_solver_kinds import answer, kind_of
 
 from tests.engine.solver_oracle import Position, mid_game_suite, position_suite
 
@@ -111,12 +111,6 @@ SUITES: dict[str, Callable[[int], list[Position]]] = {
 Solve = Callable[..., object]
 
 
-def _answer(solution: object) -> tuple[int, int]:
-    if solution is None:
-        return 0, 0
-    return len(solution.placed), solution.value  # type: ignore[attr-defined]
-
-
 def compare(name: str, positions: list[Position], a: Solve, b: Solve) -> None:
     """Solve every position with both (alternating which first) and print the kinds."""
     times: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
@@ -130,7 +124,7 @@ def compare(name: str, positions: list[Position], a: Solve, b: Solve) -> None:
             spent = 1000 * (time.thread_time() - start)
             pair = times.setdefault(kind_of(p), ([], []))
             pair[0 if solve is a else 1].append(spent)
-            answers[solve is a] = _answer(solution)
+            answers[solve is a] = answer(solution)
         differ += answers[True] != answers[False]
     print(f"\n{name}: {len(positions)} positions, answers differ on {differ}")
     print(f"{'table':>6} {'tj':>3} {'rj':>3} {'n':>4} | median A / B | p99 A / B | sum A / B (B/A)")
