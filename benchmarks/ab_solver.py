@@ -13,7 +13,7 @@ by position, they can (docs/solver.md, "The ninth round").
 
 Run: ``.venv/bin/python benchmarks/ab_solver.py [--a HEAD] [--b WORK] [--compile]
 [--suites mid,jokers,synthetic,game] [--seed 2026]`` (pure: about 3 minutes for the four
-suites; compiled: two builds of about 80 s first).
+suites; compiled: two builds of about 40 s each first).
 """
 
 from __future__ import annotations
@@ -35,13 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solver import game_positions, joker_positions, pct
 from bench_solver_kinds import answer, kind_of
 
+from engine.solver.native import NOT_COMPILED
 from tests.engine.solver_oracle import Position, mid_game_suite, position_suite
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Modules the copies leave out: the package's entry point (it picks the compiled build) and the
-# chooser itself; ``explain`` is copied but not compiled (nothing here calls it).
-SKIPPED = ("__init__.py", "native.py")
 
 BUILD = """
 import sys
@@ -49,7 +47,7 @@ from pathlib import Path
 from mypyc.build import mypycify
 from setuptools import setup
 names = [f"{package}/{p.name}" for p in sorted(Path("{package}").glob("*.py"))
-         if p.name not in ("__init__.py", "explain.py")]
+         if p.name != "__init__.py"]
 sys.argv = ["setup.py", "build_ext", "--inplace", "-q", "--build-temp", "build_{package}"]
 setup(name="{package}", ext_modules=mypycify(names, opt_level="3"))
 """
@@ -86,7 +84,7 @@ def make_copy(revision: str, package: str, where: Path, compile_it: bool) -> Non
     folder = where / package
     folder.mkdir()
     for name, text in _sources(revision).items():
-        if name not in SKIPPED:
+        if name not in NOT_COMPILED:  # as setup.py: the entry point and the chooser stay out
             renamed = text.replace("engine.solver.", f"{package}.")
             (folder / name).write_text(renamed, encoding="utf-8")
     (folder / "__init__.py").write_text(f'"""engine/solver at {revision}."""\n', encoding="utf-8")

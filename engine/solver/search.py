@@ -475,6 +475,7 @@ class Search:
                     new_val = min(m.threshold, val + n * (self.gsum[gid] + jg + len(locked)))
                 gain = jg * jw
                 want = (need if need > result else result + 1) - gain
+                # ``enter`` inlined, as in the colour loop (as a call: pure +3-5% on the suites).
                 jl2 = jl - jg
                 s2, g2 = self.skip(s + 1, st, jl2, 0) if self.may_skip[s + 1] else (s + 1, 0)
                 ckey = (self.skey[s2], st, jl2, g2, new_val)
