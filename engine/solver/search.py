@@ -76,21 +76,19 @@ class Search:
         # Group feasibility depends only on the sorted colour counts unless a table joker of that
         # number cares which colours are there.
         self.canon = canon = [n not in locked_group for n in range(15)]
-        self.empty = [
-            [not row[n] and (c, n) not in locked_run for n in range(15)]
-            for c, row in enumerate(avail)
-        ]
-        # cover[c][n]: how many of the numbers n..13 hold a tile of colour c or a table joker
-        # standing in a run of it (a run led by a free joker must reach 13 through them).
-        # supply[c][n]: the tiles of colour c and number n plus the table jokers standing there.
-        self.supply = [
-            [row[n] + len(locked_run.get((c, n), ())) if 0 < n < 14 else 0 for n in range(16)]
-            for c, row in enumerate(avail)
-        ]
+        # supply[c][n]: the tiles of colour c and number n plus the table jokers standing there
+        # (in runs); empty: neither; cover[c][n]: how many of the numbers n..13 are not empty
+        # (a run led by a free joker must reach 13 through them).
+        self.supply = supply = [[*row[:14], 0, 0] for row in avail]
+        for (c, n), there in locked_run.items():
+            supply[c][n] += len(there)
+        for row in supply:
+            row[0] = 0
+        self.empty = [[not k for k in row[:15]] for row in supply]
         self.cover = [[0] * 15 for _ in range(4)]
-        for c, (row, cover) in enumerate(zip(avail, self.cover, strict=True)):
+        for row, cover in zip(supply, self.cover, strict=True):
             for n in range(13, 0, -1):
-                cover[n] = cover[n + 1] + (row[n] > 0 or (c, n) in locked_run)
+                cover[n] = cover[n + 1] + (row[n] > 0)
         # Per colour stage: the id of what the later colours of its number hold (see Tables),
         # the weight of its table tiles and what the rack tiles after it could add.
         self.feasible = tables.feasible
@@ -185,8 +183,8 @@ class Search:
         m = self.m
         c = s % 5
         n = s // 5 + 1
-        supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
-        supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+        supply1 = self.supply[c][n + 1]
+        supply2 = self.supply[c][n + 2]
         # The weights follow from the number and the kind of search (``_weights``); the colour
         # does not matter (``best`` shifts the state change to the colour's place).
         step_id = (m.kind << 4) | n
@@ -217,8 +215,8 @@ class Search:
         last = n == 13
         # Short runs need a tile of the next number (and the one after, for length 1) each: a
         # real tile there, a free joker or a table joker standing there.
-        supply1 = m.avail[c][n + 1] + len(m.locked_run.get((c, n + 1), ()))
-        supply2 = m.avail[c][n + 2] + len(m.locked_run.get((c, n + 2), ())) if n < 13 else 0
+        supply1 = self.supply[c][n + 1]
+        supply2 = self.supply[c][n + 2]
         steps: list[Step] = []
         for nsid, used, free, gc, acts, starts, short, ones, closed in options:
             if last and not closed:
