@@ -448,7 +448,18 @@ _best = Search.best
 _optimum = api._optimum
 
 
-def _bounded(self: Any, s: int, st: int, jl: int, gid: int, val: int, need: int) -> int:
+def _bounded(
+    self: Any,
+    s: int,
+    st: int,
+    jl: int,
+    gid: int,
+    val: int,
+    need: int,
+    short: int,
+    key: Any,
+    hit: Any,
+) -> int:
     """``Search.best`` with the bound asked first (made at the search's first call)."""
     if not hasattr(self, "probe_bound") and s < _STAGES and not FIRST["running"]:
         self.probe_bound = _make(self, need)
@@ -458,7 +469,7 @@ def _bounded(self: Any, s: int, st: int, jl: int, gid: int, val: int, need: int)
         if cap < need:
             self.nodes += 1
             return cap
-    return _best(self, s, st, jl, gid, val, need)
+    return _best(self, s, st, jl, gid, val, need, short, key, hit)
 
 
 def _make(search: Search, need: int) -> Bound | None:
