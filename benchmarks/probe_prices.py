@@ -448,19 +448,9 @@ _best = Search.best
 _optimum = api._optimum
 
 
-def _bounded(
-    self: Any,
-    s: int,
-    st: int,
-    jl: int,
-    gid: int,
-    val: int,
-    need: int,
-    short: int,
-    key: Any,
-    hit: Any,
-) -> int:
-    """``Search.best`` with the bound asked first (made at the search's first call)."""
+def _bounded(self: Any, s: int, st: int, jl: int, gid: int, val: int, need: int, *rest: Any) -> int:
+    """``Search.best`` with the bound asked first (made at the search's first call; what the
+    search passes after ``need`` goes on to it as it came)."""
     if not hasattr(self, "probe_bound") and s < _STAGES and not FIRST["running"]:
         self.probe_bound = _make(self, need)
     bound = getattr(self, "probe_bound", None)
@@ -469,7 +459,7 @@ def _bounded(
         if cap < need:
             self.nodes += 1
             return cap
-    return _best(self, s, st, jl, gid, val, need, short, key, hit)
+    return _best(self, s, st, jl, gid, val, need, *rest)
 
 
 def _make(search: Search, need: int) -> Bound | None:
