@@ -79,11 +79,9 @@ class Search:
         # supply[c][n]: the tiles of colour c and number n plus the table jokers standing there
         # (in runs); empty: neither; cover[c][n]: how many of the numbers n..13 are not empty
         # (a run led by a free joker must reach 13 through them).
-        self.supply = supply = [[*row[:14], 0, 0] for row in avail]
+        self.supply = supply = [[*row, 0] for row in avail]  # (numbers 0, 14 and 15 hold none)
         for (c, n), there in locked_run.items():
             supply[c][n] += len(there)
-        for row in supply:
-            row[0] = 0
         self.empty = [[not k for k in row[:15]] for row in supply]
         self.cover = [[0] * 15 for _ in range(4)]
         for row, cover in zip(supply, self.cover, strict=True):

@@ -20,6 +20,8 @@ def test_probe_prices_bounds_searches_and_keeps_their_answers(prices: str) -> No
             str(ROOT / "benchmarks" / "probe_prices.py"),
             "--count",
             "12",
+            "--seed",
+            "2026",
             "--prices",
             prices,
             "--steps",
